@@ -1,0 +1,28 @@
+#pragma once
+// The bridge from ATen to the runtime: which Vulkan device a tensor or the
+// current thread is on, and where a tensor's bytes live.
+#include <ATen/core/Tensor.h>
+#include <c10/core/Device.h>
+
+#include "runtime/device.h"
+#include "runtime/runtime.h"
+#include "runtime/stream.h"
+
+namespace torchvulkan {
+
+// The thread's current device index (torch.vulkan.set_device).
+c10::DeviceIndex current_device();
+void set_current_device(c10::DeviceIndex index);
+
+// The runtime device for a PyTorch device (index -1 means the current one).
+// Raises a RuntimeError naming the problem (no driver, bad index).
+rt::Device& device(c10::DeviceIndex index);
+rt::Device& device_of(const at::TensorBase& tensor);
+
+// The byte range a tensor's elements span, for the stream's hazard tracking.
+rt::Access span_of(const at::TensorBase& tensor, bool write);
+
+// The buffer and offset behind a Vulkan tensor's first element.
+rt::Location locate(const at::TensorBase& tensor);
+
+}  // namespace torchvulkan

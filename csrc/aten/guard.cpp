@@ -1,0 +1,74 @@
+// The device guard: PyTorch's way to read and switch the current vulkan device
+// and stream. Each device has one stream (its compute queue); events are
+// timeline values on it.
+#include <c10/core/impl/DeviceGuardImplInterface.h>
+
+#include "aten/context.h"
+
+namespace torchvulkan {
+namespace {
+
+struct Event {
+  uint64_t value = 0;
+  c10::DeviceIndex device = -1;
+};
+
+class GuardImpl final : public c10::impl::DeviceGuardImplInterface {
+ public:
+  c10::DeviceType type() const override { return c10::DeviceType::PrivateUse1; }
+
+  c10::Device exchangeDevice(c10::Device d) const override {
+    c10::Device old = getDevice();
+    if (d.index() != old.index()) setDevice(d);
+    return old;
+  }
+  c10::Device getDevice() const override { return {c10::DeviceType::PrivateUse1, current_device()}; }
+  void setDevice(c10::Device d) const override {
+    if (d.index() >= 0) set_current_device(d.index());
+  }
+  void uncheckedSetDevice(c10::Device d) const noexcept override {
+    try {
+      setDevice(d);
+    } catch (...) {
+    }
+  }
+  c10::Stream getStream(c10::Device d) const override { return {c10::Stream::DEFAULT, d}; }
+  c10::Stream getDefaultStream(c10::Device d) const override { return {c10::Stream::DEFAULT, d}; }
+  c10::Stream exchangeStream(c10::Stream s) const override { return {c10::Stream::DEFAULT, s.device()}; }
+  c10::DeviceIndex deviceCount() const noexcept override {
+    return static_cast<c10::DeviceIndex>(rt::Runtime::get().device_count());
+  }
+
+  void record(void** event, const c10::Stream& stream, const c10::DeviceIndex device_index,
+              const c10::EventFlag) const override {
+    auto* e = static_cast<Event*>(*event);
+    if (!e) *event = e = new Event();
+    e->device = stream.device_index() >= 0 ? stream.device_index() : current_device();
+    e->value = device(e->device).stream().last_value();
+  }
+  // Work on the one stream is already ordered after every recorded event.
+  void block(void*, const c10::Stream&) const override {}
+  bool queryEvent(void* event) const override {
+    auto* e = static_cast<Event*>(event);
+    return !e || device(e->device).stream().query(e->value);
+  }
+  void destroyEvent(void* event, const c10::DeviceIndex) const noexcept override { delete static_cast<Event*>(event); }
+  void synchronizeEvent(void* event) const override {
+    if (auto* e = static_cast<Event*>(event)) device(e->device).stream().wait(e->value);
+  }
+  bool queryStream(const c10::Stream& stream) const override {
+    rt::Stream& s = device(stream.device_index()).stream();
+    return s.query(s.last_value());
+  }
+  void synchronizeStream(const c10::Stream& stream) const override {
+    device(stream.device_index()).stream().synchronize();
+  }
+  void synchronizeDevice(const c10::DeviceIndex index) const override { device(index).synchronize(); }
+  void recordDataPtrOnStream(const c10::DataPtr&, const c10::Stream&) const override {}
+};
+
+}  // namespace
+
+C10_REGISTER_GUARD_IMPL(PrivateUse1, GuardImpl);
+
+}  // namespace torchvulkan

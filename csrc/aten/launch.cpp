@@ -1,0 +1,87 @@
+#include "aten/launch.h"
+
+#include <c10/util/Exception.h>
+
+#include <vector>
+
+#include "aten/context.h"
+
+namespace torchvulkan {
+namespace {
+
+// Mirrors the push-constant block of shaders/common/strided.glsl.
+struct Args {
+  uint64_t meta;
+  uint64_t numel;
+  uint64_t ptr[4];
+  uint64_t scalar[2];
+  uint32_t ndim;
+  uint32_t pad;
+};
+static_assert(sizeof(Args) <= rt::Pipelines::kPushConstantBytes);
+
+}  // namespace
+
+const char* dtype_name(c10::ScalarType type) {
+  switch (type) {
+    case c10::ScalarType::Bool:
+      return "b8";
+    case c10::ScalarType::Byte:
+      return "u8";
+    case c10::ScalarType::Char:
+      return "i8";
+    case c10::ScalarType::Short:
+      return "i16";
+    case c10::ScalarType::Int:
+      return "i32";
+    case c10::ScalarType::Long:
+      return "i64";
+    case c10::ScalarType::Half:
+      return "f16";
+    case c10::ScalarType::BFloat16:
+      return "bf16";
+    case c10::ScalarType::Float:
+      return "f32";
+    case c10::ScalarType::Double:
+      return "f64";
+    default:
+      TORCH_CHECK(false, "torchvulkan: dtype ", type, " has no Vulkan kernels");
+  }
+}
+
+void launch_elementwise(std::string_view kernel, const at::TensorIteratorBase& iter,
+                        std::array<uint64_t, 2> scalars) {
+  int64_t numel = iter.numel();
+  if (numel == 0) return;
+  int ntensors = iter.ntensors();
+  TORCH_INTERNAL_ASSERT(ntensors <= 4, "torchvulkan: at most 4 operands per elementwise kernel");
+  rt::Device& dev = device_of(iter.tensor_base(0));
+  const rt::Kernel& pipeline = dev.pipelines().get(kernel);
+
+  int ndim = iter.ndim();
+  std::vector<int64_t> meta(static_cast<size_t>(ndim) * (1 + ntensors));
+  Args args{};
+  args.numel = static_cast<uint64_t>(numel);
+  args.ndim = static_cast<uint32_t>(ndim);
+  args.scalar[0] = scalars[0];
+  args.scalar[1] = scalars[1];
+  std::vector<rt::Access> accesses;
+  for (int d = 0; d < ndim; ++d) meta[d] = iter.shape()[d];
+  for (int op = 0; op < ntensors; ++op) {
+    args.ptr[op] = reinterpret_cast<uint64_t>(iter.data_ptr(op));
+    auto strides = iter.strides(op);
+    int64_t low = 0, high = 0;
+    for (int d = 0; d < ndim; ++d) {
+      meta[ndim * (1 + op) + d] = strides[d];
+      int64_t extent = (iter.shape()[d] - 1) * strides[d];
+      (extent < 0 ? low : high) += extent;
+    }
+    int64_t width = static_cast<int64_t>(iter.element_size(op));
+    accesses.push_back({args.ptr[op] + low, args.ptr[op] + high + width, op < iter.noutputs()});
+  }
+  dev.stream().dispatch(pipeline, &args, sizeof(args), meta.data(),
+                        static_cast<uint32_t>(meta.size() * sizeof(int64_t)), static_cast<uint64_t>(numel),
+                        accesses);
+}
+
+}  // namespace torchvulkan

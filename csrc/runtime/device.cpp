@@ -1,0 +1,96 @@
+#include "runtime/device.h"
+
+#include <vector>
+
+#include "runtime/error.h"
+
+namespace torchvulkan::rt {
+
+Device::Device(int index, VkPhysicalDevice physical, Capabilities caps)
+    : index_(index), physical_(physical), caps_(std::move(caps)) {
+  uint32_t count = 0;
+  vkGetPhysicalDeviceQueueFamilyProperties(physical_, &count, nullptr);
+  std::vector<VkQueueFamilyProperties> families(count);
+  vkGetPhysicalDeviceQueueFamilyProperties(physical_, &count, families.data());
+  uint32_t family = UINT32_MAX;
+  for (uint32_t i = 0; i < count && family == UINT32_MAX; ++i) {
+    if (families[i].queueFlags & VK_QUEUE_COMPUTE_BIT) family = i;
+  }
+  if (family == UINT32_MAX) throw Error("torchvulkan: device '" + caps_.name + "' has no compute queue");
+
+  // Enable every optional feature the device has that some kernel may use.
+  VkPhysicalDeviceVulkan12Features f12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+  f12.bufferDeviceAddress = VK_TRUE;
+  f12.timelineSemaphore = VK_TRUE;
+  f12.shaderInt8 = caps_.int8;
+  f12.shaderFloat16 = caps_.float16;
+  f12.storageBuffer8BitAccess = caps_.storage8;
+  f12.shaderBufferInt64Atomics = caps_.int64_atomics;
+  VkPhysicalDeviceVulkan11Features f11{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES, &f12};
+  f11.storageBuffer16BitAccess = caps_.storage16;
+  VkPhysicalDeviceFeatures2 features{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &f11};
+  features.features.shaderInt64 = VK_TRUE;
+  features.features.shaderInt16 = caps_.int16;
+  features.features.shaderFloat64 = caps_.float64;
+
+  std::vector<const char*> extensions;
+  // MoltenVK and other non-conformant drivers require this one to be enabled.
+  if (caps_.portability_subset) extensions.push_back("VK_KHR_portability_subset");
+  if (caps_.memory_budget) extensions.push_back("VK_EXT_memory_budget");
+
+  float priority = 1.0f;
+  VkDeviceQueueCreateInfo queue_info{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
+  queue_info.queueFamilyIndex = family;
+  queue_info.queueCount = 1;
+  queue_info.pQueuePriorities = &priority;
+  VkDeviceCreateInfo info{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, &features};
+  info.queueCreateInfoCount = 1;
+  info.pQueueCreateInfos = &queue_info;
+  info.enabledExtensionCount = static_cast<uint32_t>(extensions.size());
+  info.ppEnabledExtensionNames = extensions.data();
+  check(vkCreateDevice(physical_, &info, nullptr, &device_), "vkCreateDevice");
+  vkGetDeviceQueue(device_, family, 0, &queue_);
+
+  // Tensors: device-local memory, preferably not the host-visible window.
+  uint32_t device_type = find_memory_type(physical_, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0,
+                                          VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT);
+  // Pinned host memory: host-visible and coherent, cached for fast reads back.
+  uint32_t host_type = find_memory_type(physical_, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
+                                        VK_MEMORY_PROPERTY_HOST_CACHED_BIT, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+  // Kernel parameters: written by the host, read by every workgroup.
+  uint32_t params_type = find_memory_type(physical_, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
+                                          VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0);
+  if (device_type == UINT32_MAX || host_type == UINT32_MAX || params_type == UINT32_MAX) {
+    throw Error("torchvulkan: device '" + caps_.name + "' lacks a usable memory type");
+  }
+  VkPhysicalDeviceMemoryProperties memory;
+  vkGetPhysicalDeviceMemoryProperties(physical_, &memory);
+  const VkMemoryType& type = memory.memoryTypes[device_type];
+  bool mappable = type.propertyFlags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT;
+
+  pipelines_ = std::make_unique<Pipelines>(device_, caps_);
+  stream_ = std::make_unique<Stream>(device_, queue_, family, caps_, pipelines_->layout(), params_type);
+  memory_ = std::make_unique<MemoryPool>(device_, device_type, memory.memoryHeaps[type.heapIndex].size,
+                                         caps_.max_allocation_size, mappable, [this] { synchronize(); });
+  host_ = std::make_unique<HostPool>(device_, host_type, [this] { return stream_->completed(); });
+}
+
+Device::~Device() {
+  stream_.reset();  // waits for the queue
+  host_.reset();
+  memory_.reset();
+  pipelines_.reset();
+  vkDestroyDevice(device_, nullptr);
+}
+
+std::optional<Location> Device::locate(uint64_t address) {
+  if (auto location = memory_->locate(address)) return location;
+  return host_->locate(reinterpret_cast<const void*>(address));
+}
+
+void Device::empty_cache() {
+  memory_->empty_cache();
+  host_->empty_cache();
+}
+
+}  // namespace torchvulkan::rt

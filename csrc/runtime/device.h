@@ -1,0 +1,50 @@
+#pragma once
+// One logical device: its compute queue and stream, its memory pools and its
+// pipelines. Created on first use and kept until the process exits.
+#include <volk.h>
+
+#include <memory>
+#include <optional>
+
+#include "runtime/capabilities.h"
+#include "runtime/host_pool.h"
+#include "runtime/memory_pool.h"
+#include "runtime/pipelines.h"
+#include "runtime/stream.h"
+
+namespace torchvulkan::rt {
+
+class Device {
+ public:
+  Device(int index, VkPhysicalDevice physical, Capabilities caps);
+  ~Device();
+  Device(const Device&) = delete;
+  Device& operator=(const Device&) = delete;
+
+  int index() const { return index_; }
+  const Capabilities& caps() const { return caps_; }
+  VkDevice handle() const { return device_; }
+  MemoryPool& memory() { return *memory_; }
+  HostPool& host() { return *host_; }
+  Stream& stream() { return *stream_; }
+  Pipelines& pipelines() { return *pipelines_; }
+
+  // A device address of this device's memory or a pinned host pointer.
+  std::optional<Location> locate(uint64_t address);
+
+  void synchronize() { stream_->synchronize(); }
+  void empty_cache();
+
+ private:
+  int index_;
+  VkPhysicalDevice physical_;
+  Capabilities caps_;
+  VkDevice device_ = VK_NULL_HANDLE;
+  VkQueue queue_ = VK_NULL_HANDLE;
+  std::unique_ptr<Pipelines> pipelines_;
+  std::unique_ptr<Stream> stream_;
+  std::unique_ptr<MemoryPool> memory_;
+  std::unique_ptr<HostPool> host_;
+};
+
+}  // namespace torchvulkan::rt

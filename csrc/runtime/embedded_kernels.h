@@ -1,0 +1,31 @@
+#pragma once
+// The SPIR-V kernels compiled at build time (shaders/compile.py generates the
+// definitions from shaders/variants.toml).
+#include <cstddef>
+#include <cstdint>
+
+namespace torchvulkan::rt {
+
+// Device features a kernel's SPIR-V needs beyond the baseline
+// (buffer device address, int64).
+namespace Feature {
+enum : uint32_t {
+  storage8 = 1u << 0,
+  storage16 = 1u << 1,
+  float64 = 1u << 2,
+};
+}
+
+struct EmbeddedKernel {
+  const char* name;
+  const uint32_t* code;
+  size_t words;
+  uint32_t features;
+};
+
+extern const EmbeddedKernel kEmbeddedKernels[];
+extern const size_t kNumEmbeddedKernels;
+// Optional shader-compiler features the build found (nullptr-terminated).
+extern const char* const kCompilerFeatures[];
+
+}  // namespace torchvulkan::rt

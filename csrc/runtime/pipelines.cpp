@@ -1,0 +1,137 @@
+#include "runtime/pipelines.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <vector>
+
+#include "runtime/embedded_kernels.h"
+#include "runtime/error.h"
+
+namespace torchvulkan::rt {
+namespace {
+
+const EmbeddedKernel* find_kernel(std::string_view name) {
+  static const auto index = [] {
+    std::unordered_map<std::string_view, const EmbeddedKernel*> map;
+    for (size_t i = 0; i < kNumEmbeddedKernels; ++i) map[kEmbeddedKernels[i].name] = &kEmbeddedKernels[i];
+    return map;
+  }();
+  auto it = index.find(name);
+  return it == index.end() ? nullptr : it->second;
+}
+
+std::string cache_file(const Capabilities& caps) {
+  std::filesystem::path base;
+  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) {
+    base = xdg;
+  } else if (const char* home = std::getenv("HOME"); home && *home) {
+    base = std::filesystem::path(home) / ".cache";
+  } else {
+    return "";
+  }
+  char uuid[33];
+  for (int i = 0; i < 16; ++i) std::snprintf(uuid + 2 * i, 3, "%02x", caps.uuid[i]);
+  char name[128];
+  std::snprintf(name, sizeof(name), "pipelines-%04x-%04x-%08x-%s.bin", caps.vendor_id, caps.device_id,
+                caps.driver_version, uuid);
+  return (base / "torchvulkan" / name).string();
+}
+
+}  // namespace
+
+Pipelines::Pipelines(VkDevice device, const Capabilities& caps) : device_(device) {
+  if (caps.storage8) features_ |= Feature::storage8;
+  if (caps.storage16) features_ |= Feature::storage16;
+  if (caps.float64) features_ |= Feature::float64;
+  workgroup_size_ = std::min({256u, caps.max_workgroup_invocations, caps.max_workgroup_size[0]});
+
+  VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, kPushConstantBytes};
+  VkPipelineLayoutCreateInfo info{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+  info.pushConstantRangeCount = 1;
+  info.pPushConstantRanges = &range;
+  check(vkCreatePipelineLayout(device_, &info, nullptr, &layout_), "vkCreatePipelineLayout");
+
+  cache_path_ = cache_file(caps);
+  std::vector<char> data;
+  if (!cache_path_.empty()) {
+    std::ifstream in(cache_path_, std::ios::binary);
+    data.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  VkPipelineCacheCreateInfo cache_info{VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO};
+  cache_info.initialDataSize = data.size();
+  cache_info.pInitialData = data.empty() ? nullptr : data.data();
+  // A stale or foreign cache file is ignored by the driver; start empty if it is refused.
+  if (vkCreatePipelineCache(device_, &cache_info, nullptr, &cache_) != VK_SUCCESS) {
+    cache_info.initialDataSize = 0;
+    cache_info.pInitialData = nullptr;
+    check(vkCreatePipelineCache(device_, &cache_info, nullptr, &cache_), "vkCreatePipelineCache");
+  }
+}
+
+Pipelines::~Pipelines() {
+  for (auto& [name, kernel] : kernels_) vkDestroyPipeline(device_, kernel.pipeline, nullptr);
+  vkDestroyPipelineCache(device_, cache_, nullptr);
+  vkDestroyPipelineLayout(device_, layout_, nullptr);
+}
+
+bool Pipelines::available(std::string_view name) {
+  const EmbeddedKernel* kernel = find_kernel(name);
+  return kernel && (kernel->features & ~features_) == 0;
+}
+
+const Kernel& Pipelines::get(std::string_view name) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (auto it = kernels_.find(std::string(name)); it != kernels_.end()) return it->second;
+  const EmbeddedKernel* embedded = find_kernel(name);
+  if (!embedded) throw Error("torchvulkan: kernel '" + std::string(name) + "' was not built into this package");
+  if (embedded->features & ~features_) {
+    throw Error("torchvulkan: kernel '" + std::string(name) + "' needs a feature this device lacks (" +
+                ((embedded->features & ~features_ & Feature::float64) ? "shaderFloat64" : "8/16-bit storage") +
+                ")");
+  }
+  VkShaderModuleCreateInfo module_info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+  module_info.codeSize = embedded->words * 4;
+  module_info.pCode = embedded->code;
+  VkShaderModule module;
+  check(vkCreateShaderModule(device_, &module_info, nullptr, &module), "vkCreateShaderModule");
+
+  VkSpecializationMapEntry entry{0, 0, sizeof(uint32_t)};
+  VkSpecializationInfo spec{1, &entry, sizeof(uint32_t), &workgroup_size_};
+  VkComputePipelineCreateInfo info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+  info.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO};
+  info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+  info.stage.module = module;
+  info.stage.pName = "main";
+  info.stage.pSpecializationInfo = &spec;
+  info.layout = layout_;
+  VkPipeline pipeline;
+  VkResult result = vkCreateComputePipelines(device_, cache_, 1, &info, nullptr, &pipeline);
+  vkDestroyShaderModule(device_, module, nullptr);
+  check(result, "vkCreateComputePipelines");
+  return kernels_.emplace(std::string(name), Kernel{pipeline, workgroup_size_}).first->second;
+}
+
+void Pipelines::save_cache() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (cache_path_.empty()) return;
+  size_t size = 0;
+  if (vkGetPipelineCacheData(device_, cache_, &size, nullptr) != VK_SUCCESS || size == 0) return;
+  std::vector<char> data(size);
+  if (vkGetPipelineCacheData(device_, cache_, &size, data.data()) != VK_SUCCESS) return;
+  std::error_code error;
+  std::filesystem::create_directories(std::filesystem::path(cache_path_).parent_path(), error);
+  // Write then rename, so a concurrent reader never sees half a file.
+  std::string temp = cache_path_ + ".tmp" + std::to_string(reinterpret_cast<uintptr_t>(this));
+  {
+    std::ofstream out(temp, std::ios::binary);
+    out.write(data.data(), static_cast<std::streamsize>(size));
+    if (!out) return;
+  }
+  std::filesystem::rename(temp, cache_path_, error);
+}
+
+}  // namespace torchvulkan::rt

@@ -1,0 +1,47 @@
+#pragma once
+// Compute pipelines for the embedded kernels, created on first use and kept
+// for the life of the device. A VkPipelineCache saved in the user's cache
+// folder lets the next process skip the driver's shader compilation.
+#include <volk.h>
+
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+#include "runtime/capabilities.h"
+
+namespace torchvulkan::rt {
+
+struct Kernel {
+  VkPipeline pipeline = VK_NULL_HANDLE;
+  uint32_t workgroup_size = 0;
+};
+
+class Pipelines {
+ public:
+  // Every kernel shares one layout: push constants only, no descriptor sets
+  // (tensors are passed as buffer device addresses).
+  static constexpr uint32_t kPushConstantBytes = 128;
+
+  Pipelines(VkDevice device, const Capabilities& caps);
+  ~Pipelines();
+
+  // Throws Error if the kernel was not built or needs a feature the device lacks.
+  const Kernel& get(std::string_view name);
+  bool available(std::string_view name);
+  VkPipelineLayout layout() const { return layout_; }
+  void save_cache();
+
+ private:
+  VkDevice device_;
+  uint32_t features_ = 0;
+  uint32_t workgroup_size_ = 0;
+  VkPipelineLayout layout_ = VK_NULL_HANDLE;
+  VkPipelineCache cache_ = VK_NULL_HANDLE;
+  std::string cache_path_;
+  std::mutex mutex_;
+  std::unordered_map<std::string, Kernel> kernels_;
+};
+
+}  // namespace torchvulkan::rt

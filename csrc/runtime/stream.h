@@ -1,0 +1,92 @@
+#pragma once
+// A stream records work into command buffers and submits them in batches to
+// the device's compute queue without waiting. Each submitted batch signals the
+// next value of a timeline semaphore; the host waits on that value only when
+// it must read results.
+//
+// Ordering: every command declares the byte ranges it reads and writes. A
+// compute/transfer memory barrier is recorded before a command only when one
+// of its ranges overlaps a range written (or, for a write, read) since the
+// last barrier. Barriers order everything earlier on the queue, so this also
+// holds across batches, and it is what makes reusing a freed block safe.
+#include <volk.h>
+
+#include <cstdint>
+#include <deque>
+#include <mutex>
+#include <span>
+#include <vector>
+
+#include "runtime/buffer.h"
+#include "runtime/pipelines.h"
+
+namespace torchvulkan::rt {
+
+struct Access {
+  uint64_t begin, end;  // byte addresses, end exclusive
+  bool write;
+};
+
+class Stream {
+ public:
+  Stream(VkDevice device, VkQueue queue, uint32_t queue_family, const Capabilities& caps,
+         VkPipelineLayout layout, uint32_t arena_memory_type);
+  ~Stream();
+  Stream(const Stream&) = delete;
+  Stream& operator=(const Stream&) = delete;
+
+  // Records `invocations` invocations of `kernel`. When `params` is given it is
+  // copied into device-visible memory owned by the batch, and its address is
+  // stored in the first 8 bytes of the push constants. Returns the timeline
+  // value that marks this command's completion.
+  uint64_t dispatch(const Kernel& kernel, void* push, uint32_t push_bytes, const void* params,
+                    uint32_t params_bytes, uint64_t invocations, std::span<const Access> accesses);
+  uint64_t copy(VkBuffer src, uint64_t src_offset, VkBuffer dst, uint64_t dst_offset, uint64_t bytes,
+                Access read, Access write);
+  // Writes host bytes inline in the command buffer: at most 65536 bytes, a multiple of 4.
+  uint64_t update(VkBuffer dst, uint64_t offset, const void* data, uint64_t bytes, Access write);
+
+  void flush();                   // submits what is recorded
+  void wait(uint64_t value);      // submits if needed, then blocks until `value` completes
+  void synchronize();             // waits for everything recorded so far
+  uint64_t completed();           // last completed timeline value
+  bool query(uint64_t value);     // true if `value` has completed
+  uint64_t last_value();          // value of the most recently recorded command
+
+ private:
+  struct Batch {
+    VkCommandBuffer commands = VK_NULL_HANDLE;
+    uint64_t value = 0;
+    uint32_t recorded = 0;
+    std::vector<Buffer> arena;  // parameter blocks; the last one is being filled
+    uint64_t arena_used = 0;
+  };
+
+  Batch& open();                                   // the batch being recorded (begun if needed)
+  void order(Batch& batch, std::span<const Access> accesses);
+  uint64_t push_params(Batch& batch, const void* data, uint32_t bytes);
+  void after_record(Batch& batch);
+  void submit_locked();
+  void recycle_locked(uint64_t done);
+  void wait_locked(std::unique_lock<std::mutex>& lock, uint64_t value);
+
+  VkDevice device_;
+  VkQueue queue_;
+  VkPipelineLayout layout_;
+  uint32_t arena_memory_type_;
+  std::array<uint32_t, 3> max_groups_;
+  uint32_t batch_limit_;
+
+  std::mutex mutex_;
+  VkCommandPool pool_ = VK_NULL_HANDLE;
+  VkSemaphore timeline_ = VK_NULL_HANDLE;
+  uint64_t submitted_ = 0;  // highest value submitted to the queue
+  Batch current_;           // commands == null when nothing is being recorded
+  VkPipeline bound_ = VK_NULL_HANDLE;
+  std::deque<Batch> in_flight_;
+  std::vector<VkCommandBuffer> spare_commands_;
+  std::vector<Buffer> spare_arena_;
+  std::vector<Access> pending_reads_, pending_writes_;
+};
+
+}  // namespace torchvulkan::rt

@@ -1,0 +1,179 @@
+#!/usr/bin/env python3
+"""Compile the GLSL compute shaders listed in variants.toml to SPIR-V with
+glslc and embed them in one generated C++ source.
+
+Each variant is a small wrapper file: the dtype-specific loads and stores for
+its roles (SRC, DST, OUT, ...) followed by an #include of the kernel source.
+Results are cached in the work folder by a hash of their inputs, so a rebuild
+recompiles only what changed.
+"""
+import argparse
+import concurrent.futures as cf
+import hashlib
+import itertools
+import os
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+
+# name: (storage type, compute type, device features its storage needs)
+DTYPES = {
+    "b8": ("uint8_t", "bool", ["storage8"]),
+    "u8": ("uint8_t", "int", ["storage8"]),
+    "i8": ("int8_t", "int", ["storage8"]),
+    "i16": ("int16_t", "int", ["storage16"]),
+    "i32": ("int", "int", []),
+    "i64": ("int64_t", "int64_t", []),
+    "f16": ("uint16_t", "float", ["storage16"]),
+    "bf16": ("uint16_t", "float", ["storage16"]),
+    "f32": ("float", "float", []),
+    "f64": ("double", "double", ["float64"]),
+}
+REF = {  # buffer_reference block for each storage type
+    "uint8_t": ("RefU8", 1), "int8_t": ("RefI8", 1), "uint16_t": ("RefU16", 2),
+    "int16_t": ("RefI16", 2), "int": ("RefI32", 4), "int64_t": ("RefI64", 8),
+    "float": ("RefF32", 4), "double": ("RefF64", 8),
+}
+# Compiler probes: a feature is available when its snippet compiles.
+PROBES = {
+    "coopmat": """#version 460
+#extension GL_KHR_cooperative_matrix : require
+#extension GL_KHR_memory_scope_semantics : require
+#extension GL_EXT_shader_explicit_arithmetic_types : require
+layout(local_size_x = 32) in;
+void main() { coopmat<float16_t, gl_ScopeSubgroup, 16, 16, gl_MatrixUseA> a; }
+""",
+    "coopmat2": """#version 460
+#extension GL_NV_cooperative_matrix2 : require
+#extension GL_KHR_cooperative_matrix : require
+#extension GL_KHR_memory_scope_semantics : require
+#extension GL_EXT_shader_explicit_arithmetic_types : require
+layout(local_size_x = 32) in;
+void main() { coopmat<float16_t, gl_ScopeWorkgroup, 16, 16, gl_MatrixUseA> a; }
+""",
+    "bfloat16": """#version 460
+#extension GL_EXT_bfloat16 : require
+layout(local_size_x = 32) in;
+void main() { bfloat16_t x = bfloat16_t(1.0); }
+""",
+}
+
+
+def role_code(role, dt):
+    storage, compute, _ = DTYPES[dt]
+    ref, _ = REF[storage]
+    if dt == "f16":
+        load = f"unpackHalf2x16(uint({ref}(a).v)).x"
+        store = f"{ref}(a).v = uint16_t(f32_to_f16_bits(v));"
+    elif dt == "bf16":
+        load = f"uintBitsToFloat(uint({ref}(a).v) << 16)"
+        store = f"{ref}(a).v = uint16_t(f32_to_bf16_bits(v));"
+    elif dt == "b8":
+        load = f"{ref}(a).v != uint8_t(0)"
+        store = f"{ref}(a).v = uint8_t(v ? 1 : 0);"
+    else:
+        load = f"{compute}({ref}(a).v)"
+        # Narrow integer stores truncate (wrap) like a C++ cast.
+        store = f"{ref}(a).v = {storage}(v);"
+    return (
+        f"#define {role}_DT_{dt.upper()} 1\n"
+        f"#define {role}_T {compute}\n"
+        f"#define {role}_BYTES {REF[storage][1]}\n"
+        f"{compute} {role}_load(uint64_t a) {{ return {load}; }}\n"
+        f"void {role}_store(uint64_t a, {compute} v) {{ {store} }}\n"
+    )
+
+
+def expand(kernel):
+    """Yield (variant name, wrapper prelude, required device features)."""
+    name = kernel["name"]
+    if "widths" in kernel:
+        for w in kernel["widths"]:
+            needs = {1: ["storage8"], 2: ["storage16"]}.get(w, [])
+            yield f"{name}.{w}", f'#define WIDTH {w}\n#include "common/base.glsl"\n', needs
+        return
+    roles = kernel.get("dtypes")
+    if not roles:
+        yield name, '#include "common/base.glsl"\n', []
+        return
+    for combo in itertools.product(DTYPES, repeat=len(roles)):
+        if len(set(combo)) < len(combo):
+            continue
+        prelude, needs = "", set()
+        for role, dt in zip(roles, combo):
+            needs.update(DTYPES[dt][2])
+        if "float64" in needs:
+            prelude += "#define USES_F64 1\n"
+        prelude += '#include "common/base.glsl"\n'
+        for role, dt in zip(roles, combo):
+            prelude += role_code(role, dt)
+        yield f"{name}." + ".".join(combo), prelude, sorted(needs)
+
+
+def glslc_ok(glslc, source, work):
+    path = Path(work) / "probe.comp"
+    path.write_text(source)
+    r = subprocess.run([glslc, "--target-env=vulkan1.3", "-o", os.devnull, str(path)],
+                       capture_output=True)
+    return r.returncode == 0
+
+
+def compile_variant(glslc, work, name, source, prelude):
+    text = "#version 460\n" + prelude + f'#include "{source}"\n'
+    deps = "".join(p.read_text() for p in sorted(HERE.rglob("*.glsl")))
+    digest = hashlib.sha256((text + deps + (HERE / source).read_text()).encode()).hexdigest()[:16]
+    spv = Path(work) / f"{name}.{digest}.spv"
+    if not spv.exists():
+        wrapper = Path(work) / f"{name}.comp"
+        wrapper.write_text(text)
+        cmd = [glslc, "--target-env=vulkan1.2", "-O", "-I", str(HERE), "-o", str(spv) + ".tmp", str(wrapper)]
+        r = subprocess.run(cmd, capture_output=True, text=True)
+        if r.returncode != 0:
+            raise RuntimeError(f"glslc failed for {name}:\n{r.stderr}")
+        os.replace(str(spv) + ".tmp", spv)
+    return spv.read_bytes()
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--glslc", default="glslc")
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--work", required=True)
+    args = ap.parse_args()
+    os.makedirs(args.work, exist_ok=True)
+
+    features = [f for f, src in PROBES.items() if glslc_ok(args.glslc, src, args.work)]
+    spec = tomllib.loads((HERE / "variants.toml").read_text())
+    jobs = []
+    for kernel in spec["kernel"]:
+        required = kernel.get("requires_compiler")
+        if required and required not in features:
+            continue
+        for name, prelude, needs in expand(kernel):
+            jobs.append((name, kernel["source"], prelude, needs))
+
+    with cf.ThreadPoolExecutor(os.cpu_count() or 2) as pool:
+        blobs = list(pool.map(lambda j: compile_variant(args.glslc, args.work, j[0], j[1], j[2]), jobs))
+
+    out = ["// Generated by shaders/compile.py. Do not edit.",
+           '#include "runtime/embedded_kernels.h"', "namespace torchvulkan::rt {"]
+    for i, blob in enumerate(blobs):
+        words = [int.from_bytes(blob[k:k + 4], "little") for k in range(0, len(blob), 4)]
+        out.append(f"static const uint32_t k{i}[] = {{" + ",".join(map(str, words)) + "};")
+    out.append("const EmbeddedKernel kEmbeddedKernels[] = {")
+    for i, (name, _, _, needs) in enumerate(jobs):
+        flags = " | ".join(f"Feature::{n}" for n in needs) or "0"
+        out.append(f'  {{"{name}", k{i}, sizeof(k{i}) / 4, {flags}}},')
+    out.append("};")
+    out.append(f"const size_t kNumEmbeddedKernels = {len(jobs)};")
+    out.append("const char* const kCompilerFeatures[] = {" + "".join(f'"{f}", ' for f in features) + "nullptr};")
+    out.append("}  // namespace torchvulkan::rt")
+    Path(args.out).write_text("\n".join(out) + "\n")
+    print(f"compile.py: {len(jobs)} kernels, compiler features: {features or 'none'}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
