@@ -26,7 +26,7 @@ rt::Device& device(c10::DeviceIndex index) {
   return runtime.device(i);
 }
 
-rt::Device& device_of(const at::TensorBase& tensor) {
+rt::Device& device_for(const at::TensorBase& tensor) {
   TORCH_CHECK(tensor.device().type() == c10::DeviceType::PrivateUse1, "torchvulkan: expected a vulkan tensor, got ",
               tensor.device());
   return device(tensor.device().index());
@@ -44,7 +44,7 @@ rt::Access span_of(const at::TensorBase& tensor, bool write) {
 
 rt::Location locate(const at::TensorBase& tensor) {
   auto address = reinterpret_cast<uint64_t>(tensor.const_data_ptr());
-  auto location = device_of(tensor).locate(address);
+  auto location = device_for(tensor).locate(address);
   TORCH_INTERNAL_ASSERT(location, "torchvulkan: tensor memory not owned by its device");
   return *location;
 }

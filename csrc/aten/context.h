@@ -17,7 +17,7 @@ void set_current_device(c10::DeviceIndex index);
 // The runtime device for a PyTorch device (index -1 means the current one).
 // Raises a RuntimeError naming the problem (no driver, bad index).
 rt::Device& device(c10::DeviceIndex index);
-rt::Device& device_of(const at::TensorBase& tensor);
+rt::Device& device_for(const at::TensorBase& tensor);
 
 // The byte range a tensor's elements span, for the stream's hazard tracking.
 rt::Access span_of(const at::TensorBase& tensor, bool write);

@@ -9,6 +9,7 @@
 
 #include <ATen/TensorIterator.h>
 #include <ATen/ops/empty.h>
+#include <ATen/ops/empty_strided.h>
 #include <ATen/ops/view_as_real.h>
 #include <torch/library.h>
 
@@ -32,7 +33,7 @@ bool same_dense_layout(const at::Tensor& a, const at::Tensor& b) {
 }
 
 void copy_within_device(const at::Tensor& dst, const at::Tensor& src) {
-  rt::Device& dev = device_of(dst);
+  rt::Device& dev = device_for(dst);
   if (same_dense_layout(dst, src)) {
     rt::Location from = locate(src), to = locate(dst);
     uint64_t bytes = dst.nbytes();
@@ -61,7 +62,7 @@ void copy_within_device(const at::Tensor& dst, const at::Tensor& src) {
 
 // Host bytes -> a dense device tensor.
 void upload(const at::Tensor& dst, const void* host, uint64_t bytes, bool non_blocking) {
-  rt::Device& dev = device_of(dst);
+  rt::Device& dev = device_for(dst);
   rt::Location to = locate(dst);
   rt::Access write = span_of(dst, true);
   if (auto pinned = dev.host().locate(host)) {
@@ -95,7 +96,7 @@ void host_to_device(const at::Tensor& dst, const at::Tensor& src, bool non_block
 }
 
 void device_to_host(const at::Tensor& dst, const at::Tensor& src, bool non_blocking) {
-  rt::Device& dev = device_of(src);
+  rt::Device& dev = device_for(src);
   at::Tensor dense = src.is_non_overlapping_and_dense() ? src : src.contiguous();
   if (!dense.is_same(src)) copy_within_device(dense, src);
   uint64_t bytes = dense.nbytes();

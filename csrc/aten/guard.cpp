@@ -32,9 +32,9 @@ class GuardImpl final : public c10::impl::DeviceGuardImplInterface {
     } catch (...) {
     }
   }
-  c10::Stream getStream(c10::Device d) const override { return {c10::Stream::DEFAULT, d}; }
-  c10::Stream getDefaultStream(c10::Device d) const override { return {c10::Stream::DEFAULT, d}; }
-  c10::Stream exchangeStream(c10::Stream s) const override { return {c10::Stream::DEFAULT, s.device()}; }
+  c10::Stream getStream(c10::Device d) const override { return c10::Stream(c10::Stream::DEFAULT, d); }
+  c10::Stream getDefaultStream(c10::Device d) const override { return c10::Stream(c10::Stream::DEFAULT, d); }
+  c10::Stream exchangeStream(c10::Stream s) const override { return c10::Stream(c10::Stream::DEFAULT, s.device()); }
   c10::DeviceIndex deviceCount() const noexcept override {
     return static_cast<c10::DeviceIndex>(rt::Runtime::get().device_count());
   }

@@ -55,7 +55,7 @@ void launch_elementwise(std::string_view kernel, const at::TensorIteratorBase& i
   if (numel == 0) return;
   int ntensors = iter.ntensors();
   TORCH_INTERNAL_ASSERT(ntensors <= 4, "torchvulkan: at most 4 operands per elementwise kernel");
-  rt::Device& dev = device_of(iter.tensor_base(0));
+  rt::Device& dev = device_for(iter.tensor_base(0));
   const rt::Kernel& pipeline = dev.pipelines().get(kernel);
 
   int ndim = iter.ndim();

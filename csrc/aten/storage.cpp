@@ -43,7 +43,6 @@ namespace {
 
 const at::Tensor& resize_(const at::Tensor& self, at::IntArrayRef size,
                           std::optional<at::MemoryFormat> memory_format) {
-  TORCH_CHECK(!self.has_names(), "resize_ is not supported on named tensors");
   resize_tensor(self.unsafeGetTensorImpl(), size, std::nullopt);
   if (memory_format && *memory_format != at::MemoryFormat::Preserve) {
     self.unsafeGetTensorImpl()->empty_tensor_restride(*memory_format);

@@ -11,22 +11,24 @@
 namespace torchvulkan {
 namespace {
 
-// The fill value as the bits fill.comp expects: the output dtype's compute
-// type (float for 16-bit floats, int for narrow integers, ...).
+// A value as the bits of its dtype's compute type in the shaders (float for
+// 16-bit floats, int for narrow integers, ...).
+template <typename T>
+uint64_t compute_bits(T v) {
+  if constexpr (std::is_same_v<T, double>) {
+    return std::bit_cast<uint64_t>(v);
+  } else if constexpr (std::is_floating_point_v<T> || std::is_same_v<T, c10::Half> ||
+                       std::is_same_v<T, c10::BFloat16>) {
+    return std::bit_cast<uint32_t>(static_cast<float>(v));
+  } else {
+    return static_cast<uint64_t>(static_cast<int64_t>(v));
+  }
+}
+
 uint64_t fill_bits(const c10::Scalar& value, c10::ScalarType type) {
   uint64_t bits = 0;
   AT_DISPATCH_V2(type, "fill_", AT_WRAP([&] {
-    scalar_t v = value.to<scalar_t>();  // PyTorch's own (checked) conversion
-    if constexpr (std::is_same_v<scalar_t, double>) {
-      bits = std::bit_cast<uint64_t>(v);
-    } else if constexpr (std::is_floating_point_v<scalar_t> || std::is_same_v<scalar_t, c10::Half> ||
-                         std::is_same_v<scalar_t, c10::BFloat16>) {
-      bits = std::bit_cast<uint32_t>(static_cast<float>(v));
-    } else if constexpr (std::is_same_v<scalar_t, bool>) {
-      bits = v ? 1 : 0;
-    } else {
-      bits = static_cast<uint64_t>(static_cast<int64_t>(v));
-    }
+    bits = compute_bits(value.to<scalar_t>());  // PyTorch's own (checked) conversion
   }), AT_EXPAND(AT_ALL_TYPES), c10::kBool, c10::kHalf, c10::kBFloat16);
   return bits;
 }
