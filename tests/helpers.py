@@ -1,0 +1,72 @@
+"""Shared helpers for the torchvulkan tests (imported as tests.helpers)."""
+
+import os
+import subprocess
+import sys
+import textwrap
+
+import torch
+
+VK = torch.device("vulkan")
+
+ALL_DTYPES = [
+    torch.bool,
+    torch.uint8,
+    torch.int8,
+    torch.int16,
+    torch.int32,
+    torch.int64,
+    torch.float16,
+    torch.bfloat16,
+    torch.float32,
+    torch.float64,
+]
+FLOAT_DTYPES = [torch.float16, torch.bfloat16, torch.float32, torch.float64]
+
+_INT_OF_SIZE = {1: torch.uint8, 2: torch.int16, 4: torch.int32, 8: torch.int64}
+
+
+def bits(t: torch.Tensor) -> torch.Tensor:
+    """The raw bits of a CPU tensor as an integer tensor of the same element size."""
+    t = t.contiguous()
+    if t.is_complex():
+        t = torch.view_as_real(t)
+    if t.dtype == torch.bool:
+        return t.view(torch.uint8)
+    return t.view(_INT_OF_SIZE[t.element_size()])
+
+
+def assert_bitwise_equal(actual: torch.Tensor, expected: torch.Tensor) -> None:
+    """Same dtype, shape and bits (NaN payloads and the sign of zero included)."""
+    assert actual.device.type == "cpu" and expected.device.type == "cpu"
+    assert actual.dtype == expected.dtype, (actual.dtype, expected.dtype)
+    assert actual.shape == expected.shape, (actual.shape, expected.shape)
+    assert torch.equal(bits(actual), bits(expected)), f"\nactual:   {actual}\nexpected: {expected}"
+
+
+def assert_same_values(actual: torch.Tensor, expected: torch.Tensor) -> None:
+    """Same dtype, shape and values; NaN matches any NaN, -0.0 must match -0.0."""
+    assert actual.device.type == "cpu" and expected.device.type == "cpu"
+    assert actual.dtype == expected.dtype, (actual.dtype, expected.dtype)
+    assert actual.shape == expected.shape, (actual.shape, expected.shape)
+    if actual.is_floating_point():
+        nan_a, nan_e = torch.isnan(actual), torch.isnan(expected)
+        assert torch.equal(nan_a, nan_e), f"\nactual:   {actual}\nexpected: {expected}"
+        keep = ~nan_e
+        assert torch.equal(bits(actual[keep]), bits(expected[keep])), f"\nactual:   {actual}\nexpected: {expected}"
+    else:
+        assert torch.equal(actual, expected), f"\nactual:   {actual}\nexpected: {expected}"
+
+
+def run_python(code: str, env_extra: dict | None = None, timeout: float = 120) -> subprocess.CompletedProcess:
+    """Runs `code` in a fresh interpreter (same venv) and returns the finished process."""
+    env = dict(os.environ)
+    env.pop("TORCHVULKAN_STRICT", None)
+    env.update(env_extra or {})
+    return subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
