@@ -1,6 +1,19 @@
 #!/usr/bin/env python3
-"""Compile the GLSL compute shaders listed in variants.toml to SPIR-V with
-glslc and embed them in one generated C++ source.
+"""Compile the GLSL compute shaders listed in the shaders/**/*.toml variant
+lists to SPIR-V with glslc and embed them in one generated C++ source.
+
+A variant list names GLSL sources under shaders/ and how to expand them:
+    [[kernel]]
+    name = "convert"; source = "copy/convert.comp"
+    dtypes = ["SRC", "DST"]   # roles: one variant per dtype, or per ordered
+                              # pair of distinct dtypes for two roles
+    widths = [1, 2, 4, 8]     # or: one variant per element width (WIDTH)
+    ops = { exp = "float", neg = "numeric" }
+                              # or: one variant per op and dtype of its set
+                              # (DTYPE_SETS), defining OP_<op>; `fixed` pins
+                              # roles to a dtype (fixed = { OUT = "b8" })
+    requires_compiler = "coopmat"   # only where that compiler probe passes
+Variant names: "convert.f32.bf16", "copy_bits.4", "fill.i64", "unary.exp.f16".
 
 Each variant is a small wrapper file: the dtype-specific loads and stores for
 its roles (SRC, DST, OUT, ...) followed by an #include of the kernel source.
@@ -37,6 +50,25 @@ REF = {  # buffer_reference block for each storage type
     "int16_t": ("RefI16", 2), "int": ("RefI32", 4), "int64_t": ("RefI64", 8),
     "float": ("RefF32", 4), "double": ("RefF64", 8),
 }
+# Named dtype sets for kernels whose variants are listed per op.
+DTYPE_SETS = {
+    "float": ["f16", "bf16", "f32", "f64"],
+    "int": ["u8", "i8", "i16", "i32", "i64"],
+    "bool": ["b8"],
+}
+DTYPE_SETS["numeric"] = DTYPE_SETS["int"] + DTYPE_SETS["float"]
+DTYPE_SETS["all"] = DTYPE_SETS["numeric"] + DTYPE_SETS["bool"]
+DTYPE_SETS["integral"] = DTYPE_SETS["int"] + DTYPE_SETS["bool"]
+
+
+def dtype_set(spec):
+    """"float", "int+bool", ... -> list of dtype names."""
+    out = []
+    for part in spec.split("+"):
+        out += DTYPE_SETS.get(part, [part])
+    return out
+
+
 # Compiler probes: a feature is available when its snippet compiles.
 PROBES = {
     "coopmat": """#version 460
@@ -82,6 +114,8 @@ def role_code(role, dt):
         f"#define {role}_DT_{dt.upper()} 1\n"
         f"#define {role}_T {compute}\n"
         f"#define {role}_BYTES {REF[storage][1]}\n"
+        f"#define {role}_CAST to_{compute}\n"      # any compute type -> this one
+        f"#define {role}_SCALAR scalar_{compute}\n"  # scalar parameter k as this type
         f"{compute} {role}_load(uint64_t a) {{ return {load}; }}\n"
         f"void {role}_store(uint64_t a, {compute} v) {{ {store} }}\n"
     )
@@ -96,6 +130,22 @@ def expand(kernel):
             yield f"{name}.{w}", f'#define WIDTH {w}\n#include "common/base.glsl"\n', needs
         return
     roles = kernel.get("dtypes")
+    if "ops" in kernel:
+        # One variant per op and dtype; every role takes the dtype except the
+        # roles pinned in `fixed` (a comparison's OUT is always b8).
+        fixed = kernel.get("fixed", {})
+        for op, spec in kernel["ops"].items():
+            for dt in dtype_set(spec):
+                dts = {role: fixed.get(role, dt) for role in roles}
+                needs = set()
+                for d in dts.values():
+                    needs.update(DTYPES[d][2])
+                prelude = f"#define OP_{op} 1\n" + ("#define USES_F64 1\n" if "float64" in needs else "")
+                prelude += '#include "common/base.glsl"\n'
+                for role, d in dts.items():
+                    prelude += role_code(role, d)
+                yield f"{name}.{op}.{dt}", prelude, sorted(needs)
+        return
     if not roles:
         yield name, '#include "common/base.glsl"\n', []
         return
@@ -123,7 +173,9 @@ def glslc_ok(glslc, source, work):
 
 def compile_variant(glslc, work, name, source, prelude):
     text = "#version 460\n" + prelude + f'#include "{source}"\n'
-    deps = "".join(p.read_text() for p in sorted(HERE.rglob("*.glsl")))
+    # What a kernel can include: the shared headers and those beside its source.
+    includes = sorted((HERE / "common").glob("*.glsl")) + sorted((HERE / source).parent.glob("*.glsl"))
+    deps = "".join(p.read_text() for p in includes)
     digest = hashlib.sha256((text + deps + (HERE / source).read_text()).encode()).hexdigest()[:16]
     spv = Path(work) / f"{name}.{digest}.spv"
     if not spv.exists():
@@ -146,9 +198,11 @@ def main():
     os.makedirs(args.work, exist_ok=True)
 
     features = [f for f, src in PROBES.items() if glslc_ok(args.glslc, src, args.work)]
-    spec = tomllib.loads((HERE / "variants.toml").read_text())
+    kernels = []
+    for path in sorted(HERE.rglob("*.toml")):
+        kernels += tomllib.loads(path.read_text()).get("kernel", [])
     jobs = []
-    for kernel in spec["kernel"]:
+    for kernel in kernels:
         required = kernel.get("requires_compiler")
         if required and required not in features:
             continue

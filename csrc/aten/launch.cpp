@@ -2,6 +2,8 @@
 
 #include <c10/util/Exception.h>
 
+#include <algorithm>
+#include <bit>
 #include <vector>
 
 #include "aten/context.h"
@@ -14,10 +16,12 @@ struct Args {
   uint64_t meta;
   uint64_t numel;
   uint64_t ptr[4];
-  uint64_t scalar[2];
+  uint64_t scalar[4];
   uint32_t ndim;
-  uint32_t pad;
+  uint32_t flags;
 };
+constexpr uint32_t kContiguous = 1u << 16;
+constexpr uint64_t kPerInvocation = 4;  // elements per shader invocation
 static_assert(sizeof(Args) <= rt::Pipelines::kPushConstantBytes);
 
 }  // namespace
@@ -50,7 +54,7 @@ const char* dtype_name(c10::ScalarType type) {
 }
 
 void launch_elementwise(std::string_view kernel, const at::TensorIteratorBase& iter,
-                        std::array<uint64_t, 2> scalars) {
+                        std::array<uint64_t, 4> scalars) {
   int64_t numel = iter.numel();
   if (numel == 0) return;
   int ntensors = iter.ntensors();
@@ -63,8 +67,8 @@ void launch_elementwise(std::string_view kernel, const at::TensorIteratorBase& i
   Args args{};
   args.numel = static_cast<uint64_t>(numel);
   args.ndim = static_cast<uint32_t>(ndim);
-  args.scalar[0] = scalars[0];
-  args.scalar[1] = scalars[1];
+  std::copy(scalars.begin(), scalars.end(), args.scalar);
+  if (iter.is_contiguous()) args.flags |= kContiguous;
   std::vector<rt::Access> accesses;
   for (int d = 0; d < ndim; ++d) meta[d] = iter.shape()[d];
   for (int op = 0; op < ntensors; ++op) {
@@ -77,11 +81,13 @@ void launch_elementwise(std::string_view kernel, const at::TensorIteratorBase& i
       (extent < 0 ? low : high) += extent;
     }
     int64_t width = static_cast<int64_t>(iter.element_size(op));
+    args.flags |= static_cast<uint32_t>(std::countr_zero(static_cast<uint64_t>(width))) << (4 * op);
     accesses.push_back({args.ptr[op] + low, args.ptr[op] + high + width, op < iter.noutputs()});
   }
-  dev.stream().dispatch(pipeline, &args, sizeof(args), meta.data(),
-                        static_cast<uint32_t>(meta.size() * sizeof(int64_t)), static_cast<uint64_t>(numel),
-                        accesses);
+  // A contiguous launch needs no metadata: addresses come from the element sizes.
+  uint32_t meta_bytes = (args.flags & kContiguous) ? 0 : static_cast<uint32_t>(meta.size() * sizeof(int64_t));
+  uint64_t invocations = (static_cast<uint64_t>(numel) + kPerInvocation - 1) / kPerInvocation;
+  dev.stream().dispatch(pipeline, &args, sizeof(args), meta.data(), meta_bytes, invocations, accesses);
 }
 
 }  // namespace torchvulkan

@@ -13,7 +13,7 @@
 namespace torchvulkan {
 
 void launch_elementwise(std::string_view kernel, const at::TensorIteratorBase& iter,
-                        std::array<uint64_t, 2> scalars = {});
+                        std::array<uint64_t, 4> scalars = {});
 
 // Short dtype names used in kernel variant names ("f32", "bf16", "b8", ...).
 const char* dtype_name(c10::ScalarType type);

@@ -1,19 +1,28 @@
-// Elementwise launch arguments, filled by the host from an at::TensorIterator:
-// operand 0 is the output. The iteration shape and per-operand byte strides
-// (dimension 0 fastest, as TensorIterator orders them) live in a small
-// metadata block whose address is `meta`, so any rank fits.
+// Elementwise launch arguments, filled by the host from an at::TensorIterator
+// (csrc/aten/launch.cpp): operand 0 is the output. The iteration shape and
+// per-operand byte strides (dimension 0 fastest, as TensorIterator orders
+// them) live in a metadata block at `meta`, so any rank fits.
 layout(push_constant) uniform Args {
   uint64_t meta;
   uint64_t numel;
   uint64_t ptr[4];
-  uint64_t scalar[2];
+  uint64_t scalar[4];  // op parameters as raw bits of the compute type
   uint ndim;
+  uint flags;          // bits 4k..4k+3: log2 element size of operand k; bit 16: all contiguous
 } args;
 
 layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer Meta { int64_t v[]; };
 
+const uint kContiguous = 1u << 16;
+// Elements per invocation: invocation t of a workgroup of n handles
+// t, t + n, t + 2n, t + 3n of its block, so each step stays coalesced.
+const uint kPerInvocation = 4;
+
 // Byte address of operand `op` for the element at linear position `index`.
 uint64_t operand_address(int op, uint64_t index) {
+  if ((args.flags & kContiguous) != 0) {
+    return args.ptr[op] + (index << ((args.flags >> (4 * op)) & 15u));
+  }
   Meta meta = Meta(args.meta);
   int ndim = int(args.ndim);
   int64_t rest = int64_t(index);
@@ -26,3 +35,22 @@ uint64_t operand_address(int op, uint64_t index) {
   }
   return args.ptr[op] + uint64_t(offset);
 }
+
+// Calls element(i) for each element this invocation owns.
+#define FOR_EACH_ELEMENT(element)                                                         \
+  uint64_t group = uint64_t(gl_WorkGroupID.y) * gl_NumWorkGroups.x + gl_WorkGroupID.x;   \
+  uint64_t first = group * gl_WorkGroupSize.x * kPerInvocation + gl_LocalInvocationID.x; \
+  for (uint k = 0; k < kPerInvocation; ++k) {                                             \
+    uint64_t i = first + uint64_t(k) * gl_WorkGroupSize.x;                                \
+    if (i >= args.numel) break;                                                           \
+    element(i);                                                                           \
+  }
+
+// Scalar parameters in the compute types.
+float scalar_float(int k) { return uintBitsToFloat(uint(args.scalar[k])); }
+int scalar_int(int k) { return int(args.scalar[k]); }
+int64_t scalar_int64_t(int k) { return int64_t(args.scalar[k]); }
+bool scalar_bool(int k) { return args.scalar[k] != 0; }
+#ifdef USES_F64
+double scalar_double(int k) { return uint64BitsToDouble(args.scalar[k]); }
+#endif

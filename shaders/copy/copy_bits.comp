@@ -1,9 +1,7 @@
 // out = in for tensors of one dtype: a bit copy by element width, any strides.
 #include "common/strided.glsl"
 
-void main() {
-  uint64_t i = global_index();
-  if (i >= args.numel) return;
+void element(uint64_t i) {
   uint64_t dst = operand_address(0, i);
   uint64_t src = operand_address(1, i);
 #if WIDTH == 1
@@ -16,3 +14,5 @@ void main() {
   RefU64(dst).v = RefU64(src).v;
 #endif
 }
+
+void main() { FOR_EACH_ELEMENT(element) }

@@ -41,7 +41,7 @@ at::Tensor& fill_(at::Tensor& self, const c10::Scalar& value) {
                   .check_all_same_dtype(false)
                   .build();
   launch_elementwise(std::string("fill.") + dtype_name(self.scalar_type()), iter,
-                     {fill_bits(value, self.scalar_type()), 0});
+                     {fill_bits(value, self.scalar_type())});
   return self;
 }
 
