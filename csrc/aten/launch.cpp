@@ -1,5 +1,6 @@
 #include "aten/launch.h"
 
+#include <ATen/Dispatch_v2.h>
 #include <c10/util/Exception.h>
 
 #include <algorithm>
@@ -7,6 +8,7 @@
 #include <vector>
 
 #include "aten/context.h"
+#include "aten/structured.h"
 
 namespace torchvulkan {
 namespace {
@@ -24,7 +26,42 @@ constexpr uint32_t kContiguous = 1u << 16;
 constexpr uint64_t kPerInvocation = 4;  // elements per shader invocation
 static_assert(sizeof(Args) <= rt::Pipelines::kPushConstantBytes);
 
+template <typename T>
+uint64_t compute_bits(T v) {
+  if constexpr (std::is_same_v<T, double>) {
+    return std::bit_cast<uint64_t>(v);
+  } else if constexpr (std::is_floating_point_v<T> || std::is_same_v<T, c10::Half> ||
+                       std::is_same_v<T, c10::BFloat16>) {
+    return std::bit_cast<uint32_t>(static_cast<float>(v));
+  } else {
+    return static_cast<uint64_t>(static_cast<int64_t>(v));
+  }
+}
+
 }  // namespace
+
+uint64_t scalar_bits(const c10::Scalar& value, c10::ScalarType type) {
+  uint64_t bits = 0;
+  AT_DISPATCH_V2(type, "scalar_bits", AT_WRAP([&] { bits = compute_bits(value.to<scalar_t>()); }),
+                 AT_EXPAND(AT_ALL_TYPES), c10::kBool, c10::kHalf, c10::kBFloat16);
+  return bits;
+}
+
+bool inputs_uniform(const at::TensorIteratorBase& iter) {
+  for (int i = iter.noutputs(); i < iter.ntensors(); ++i) {
+    if (iter.dtype(i) != iter.common_dtype() || !iter.device(i).is_privateuseone()) return false;
+  }
+  return true;
+}
+
+bool pointwise(const at::TensorIteratorBase& iter, std::string_view family, std::string_view op,
+               std::array<uint64_t, 4> scalars, bool bool_output) {
+  c10::ScalarType input = iter.dtype(iter.noutputs());
+  if (iter.dtype(0) != (bool_output ? c10::ScalarType::Bool : input)) return false;
+  std::string name = std::string(family) + "." + std::string(op) + "." + dtype_name(input);
+  launch_elementwise(name, iter, scalars);
+  return true;
+}
 
 const char* dtype_name(c10::ScalarType type) {
   switch (type) {

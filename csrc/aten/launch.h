@@ -15,6 +15,17 @@ namespace torchvulkan {
 void launch_elementwise(std::string_view kernel, const at::TensorIteratorBase& iter,
                         std::array<uint64_t, 4> scalars = {});
 
+// A scalar as the raw bits of `type`'s compute type in the shaders (float for
+// 16-bit floats, int for narrow integers, ...), converted with PyTorch's
+// checked Scalar::to<T>, so out-of-range values raise as on the CPU.
+uint64_t scalar_bits(const c10::Scalar& value, c10::ScalarType type);
+
+// Launches "<family>.<op>.<dtype of input 1>" over `iter` when the output has
+// the dtype the family writes (the inputs' dtype, or bool when bool_output);
+// returns false, launching nothing, otherwise (see structured.h).
+bool pointwise(const at::TensorIteratorBase& iter, std::string_view family, std::string_view op,
+               std::array<uint64_t, 4> scalars = {}, bool bool_output = false);
+
 // Short dtype names used in kernel variant names ("f32", "bf16", "b8", ...).
 const char* dtype_name(c10::ScalarType type);
 

@@ -1,4 +1,9 @@
-"""The CPU fallback for ops without a Vulkan kernel: warnings, counts, strict mode."""
+"""The CPU fallback for ops without a Vulkan kernel: warnings, counts, strict mode.
+
+Elementwise arithmetic (add, mul, ...) is gaining native kernels, so the
+warning/count/strict tests use ops that are far from getting one
+(nextafter, heaviside, special.zeta).
+"""
 
 import warnings
 
@@ -12,10 +17,16 @@ def _fallback_warnings(record):
     return [str(w.message) for w in record if "has no native Vulkan kernel" in str(w.message)]
 
 
-def _add_key(counts):
-    keys = [k for k in counts if k.startswith("aten::add")]
+def _key(counts, prefix):
+    keys = [k for k in counts if k.startswith(prefix)]
     assert len(keys) == 1, counts
     return keys[0]
+
+
+def _pair():
+    a = torch.tensor([1.0, -2.0, 0.0])
+    b = torch.tensor([2.0, -3.0, 1.0])
+    return a, b, a.to("vulkan"), b.to("vulkan")
 
 
 def test_fallback_result_matches_cpu(quiet_fallback):
@@ -45,46 +56,69 @@ def test_fallback_in_place_and_out_on_views(quiet_fallback):
 def test_warns_once_per_op_and_counts():
     torchvulkan.reset_fallback_counts()
     assert torchvulkan.fallback_counts() == {}
-    x = torch.ones(3, device="vulkan")
+    a, b, x, y = _pair()
     with warnings.catch_warnings(record=True) as record:
         warnings.simplefilter("always")
-        torch.add(x, x)
+        r = torch.nextafter(x, y)
     first = _fallback_warnings(record)
-    assert len(first) == 1 and "aten::add" in first[0]
+    assert len(first) == 1 and "aten::nextafter" in first[0]
+    assert torch.equal(r.cpu(), torch.nextafter(a, b))
 
     with warnings.catch_warnings(record=True) as record:
         warnings.simplefilter("always")
-        torch.add(x, x)
-        torch.add(x, x)
+        torch.nextafter(x, y)
+        torch.nextafter(y, x)
     assert _fallback_warnings(record) == []
 
     with warnings.catch_warnings(record=True) as record:
         warnings.simplefilter("always")
-        torch.mul(x, x)
+        torch.heaviside(x, y)
     second = _fallback_warnings(record)
-    assert len(second) == 1 and "aten::mul" in second[0]
+    assert len(second) == 1 and "aten::heaviside" in second[0]
 
     counts = torchvulkan.fallback_counts()
-    assert counts[_add_key(counts)] == 3
-    assert sum(v for k, v in counts.items() if k.startswith("aten::mul")) == 1
+    assert counts[_key(counts, "aten::nextafter")] == 3
+    assert counts[_key(counts, "aten::heaviside")] == 1
+
+
+def test_add_counts_when_not_native(quiet_fallback):
+    # torch.add is the issue's example; it counts only while it has no kernel.
+    torchvulkan.reset_fallback_counts()
+    x = torch.ones(3, device="vulkan")
+    assert torch.equal(torch.add(x, x).cpu(), torch.full((3,), 2.0))
+    counts = torchvulkan.fallback_counts()
+    add_keys = [k for k in counts if k.startswith("aten::add")]
+    assert all(counts[k] == 1 for k in add_keys)
+    assert set(counts) <= set(add_keys)
 
 
 def test_pytest_warns_first_call():
     torchvulkan.reset_fallback_counts()
-    x = torch.ones(2, device="vulkan")
-    with pytest.warns(UserWarning, match="aten::sub.*no native Vulkan kernel"):
-        torch.sub(x, x)
+    _, _, x, y = _pair()
+    with pytest.warns(UserWarning, match="aten::heaviside.*no native Vulkan kernel"):
+        torch.heaviside(x, y)
 
 
 def test_reset_fallback_counts(quiet_fallback):
-    x = torch.ones(2, device="vulkan")
-    torch.add(x, x)
-    assert any(k.startswith("aten::add") for k in torchvulkan.fallback_counts())
+    _, _, x, y = _pair()
+    torch.nextafter(x, y)
+    assert any(k.startswith("aten::nextafter") for k in torchvulkan.fallback_counts())
     torchvulkan.reset_fallback_counts()
     assert torchvulkan.fallback_counts() == {}
-    torch.add(x, x)
+    torch.nextafter(x, y)
     counts = torchvulkan.fallback_counts()
-    assert counts[_add_key(counts)] == 1
+    assert counts[_key(counts, "aten::nextafter")] == 1
+
+
+def test_reset_makes_warning_show_again():
+    _, _, x, y = _pair()
+    torchvulkan.reset_fallback_counts()
+    for _ in range(2):
+        with warnings.catch_warnings(record=True) as record:
+            warnings.simplefilter("always")
+            torch.nextafter(x, y)
+        assert len(_fallback_warnings(record)) == 1
+        torchvulkan.reset_fallback_counts()
 
 
 def test_counts_are_a_copy(quiet_fallback):
@@ -108,29 +142,30 @@ def test_native_ops_do_not_count(no_fallback):
 
 
 def test_strict_mode_raises_naming_the_op(monkeypatch):
-    x = torch.ones(3, device="vulkan")
+    a, b, x, y = _pair()
     monkeypatch.setenv("TORCHVULKAN_STRICT", "1")
-    with pytest.raises(RuntimeError, match=r"aten::add.*TORCHVULKAN_STRICT"):
-        torch.add(x, x)
-    with pytest.raises(RuntimeError, match="aten::neg"):
-        torch.neg(x)
+    with pytest.raises(RuntimeError, match=r"aten::nextafter.*TORCHVULKAN_STRICT"):
+        torch.nextafter(x, y)
+    with pytest.raises(RuntimeError, match="aten::special_zeta"):
+        torch.special.zeta(x.abs() + 2, y.abs() + 1)
     # strict is read at each call
     monkeypatch.setenv("TORCHVULKAN_STRICT", "0")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        assert torch.equal(torch.add(x, x).cpu(), torch.full((3,), 2.0))
+        assert torch.equal(torch.nextafter(x, y).cpu(), torch.nextafter(a, b))
     monkeypatch.delenv("TORCHVULKAN_STRICT")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        assert torch.equal(torch.neg(x).cpu(), torch.full((3,), -1.0))
+        got = torch.special.zeta(x.abs() + 2, y.abs() + 1).cpu()
+    assert torch.equal(got, torch.special.zeta(a.abs() + 2, b.abs() + 1))
 
 
 def test_strict_does_not_count(monkeypatch):
     torchvulkan.reset_fallback_counts()
     monkeypatch.setenv("TORCHVULKAN_STRICT", "1")
-    x = torch.ones(3, device="vulkan")
+    _, _, x, y = _pair()
     with pytest.raises(RuntimeError):
-        torch.add(x, x)
+        torch.nextafter(x, y)
     assert torchvulkan.fallback_counts() == {}
 
 

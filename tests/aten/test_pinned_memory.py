@@ -103,3 +103,28 @@ def test_pinned_reuse_after_free():
         torchvulkan.synchronize()
         del p
         assert torch.equal(d.cpu(), torch.full((100,), float(i)))
+
+
+def test_freed_pinned_block_not_reused_while_copy_in_flight():
+    for i in range(10):
+        d = torch.zeros(4096, device="vulkan")
+        for _ in range(20):
+            d.fill_(0)  # queue work ahead of the upload
+        p = torch.full((4096,), float(i + 1)).pin_memory()
+        d.copy_(p, non_blocking=True)
+        del p  # the block may be recycled only after the copy ran
+        q = torch.full((4096,), -1.0).pin_memory()
+        torchvulkan.synchronize()
+        assert torch.equal(d.cpu(), torch.full((4096,), float(i + 1)))
+        del q
+
+
+def test_non_blocking_into_non_contiguous_pinned():
+    c = torch.arange(20, dtype=torch.float32)
+    d = c.to("vulkan")
+    buf = torch.zeros(40).pin_memory()
+    buf[::2].copy_(d, non_blocking=True)
+    torchvulkan.synchronize()
+    expected = torch.zeros(40)
+    expected[::2] = c
+    assert torch.equal(buf, expected)

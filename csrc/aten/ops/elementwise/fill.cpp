@@ -1,37 +1,11 @@
 // fill_ and zero_: one elementwise launch writing a constant.
-#include <ATen/Dispatch_v2.h>
 #include <ATen/TensorIterator.h>
 #include <torch/library.h>
-
-#include <bit>
-#include <cstring>
 
 #include "aten/launch.h"
 
 namespace torchvulkan {
 namespace {
-
-// A value as the bits of its dtype's compute type in the shaders (float for
-// 16-bit floats, int for narrow integers, ...).
-template <typename T>
-uint64_t compute_bits(T v) {
-  if constexpr (std::is_same_v<T, double>) {
-    return std::bit_cast<uint64_t>(v);
-  } else if constexpr (std::is_floating_point_v<T> || std::is_same_v<T, c10::Half> ||
-                       std::is_same_v<T, c10::BFloat16>) {
-    return std::bit_cast<uint32_t>(static_cast<float>(v));
-  } else {
-    return static_cast<uint64_t>(static_cast<int64_t>(v));
-  }
-}
-
-uint64_t fill_bits(const c10::Scalar& value, c10::ScalarType type) {
-  uint64_t bits = 0;
-  AT_DISPATCH_V2(type, "fill_", AT_WRAP([&] {
-    bits = compute_bits(value.to<scalar_t>());  // PyTorch's own (checked) conversion
-  }), AT_EXPAND(AT_ALL_TYPES), c10::kBool, c10::kHalf, c10::kBFloat16);
-  return bits;
-}
 
 at::Tensor& fill_(at::Tensor& self, const c10::Scalar& value) {
   if (self.numel() == 0) return self;
@@ -41,7 +15,7 @@ at::Tensor& fill_(at::Tensor& self, const c10::Scalar& value) {
                   .check_all_same_dtype(false)
                   .build();
   launch_elementwise(std::string("fill.") + dtype_name(self.scalar_type()), iter,
-                     {fill_bits(value, self.scalar_type())});
+                     {scalar_bits(value, self.scalar_type())});
   return self;
 }
 

@@ -1,0 +1,135 @@
+#pragma once
+// ATen's structured kernels on the vulkan device. ATen's own meta function
+// (at::meta::structured_<op>) checks the arguments, broadcasts, promotes types
+// and builds the TensorIterator; these wrappers give it vulkan outputs for the
+// functional, in-place and out= forms, so one kernel serves all three.
+//
+// Kernels here expect every input on the device in the iterator's common
+// dtype. ATen only casts inputs for CPU iterators, so `run` casts here:
+// when the first meta pass finds a mixed-dtype or host-scalar input, the
+// inputs are converted on the device and the meta function runs again.
+#include <ATen/TensorIterator.h>
+#include <ATen/TensorMeta.h>
+
+// Named tensors left set_output_* in torch 2.13; older versions pass names.
+#if __has_include(<ATen/core/Dimname.h>)
+#include <ATen/core/Dimname.h>
+#define TV_NAMES_PARAM , at::DimnameList names
+#define TV_NAMES_ARG , names
+#else
+#define TV_NAMES_PARAM
+#define TV_NAMES_ARG
+#endif
+#include <ATen/native/Resize.h>
+#include <ATen/ops/empty.h>
+#include <ATen/ops/empty_strided.h>
+
+#include <array>
+#include <functional>
+#include <tuple>
+#include <utility>
+
+namespace torchvulkan {
+
+template <class Meta>
+struct Functional final : Meta {
+  void set_output_raw_strided(int64_t i, at::IntArrayRef sizes, at::IntArrayRef strides, at::TensorOptions options TV_NAMES_PARAM) override {
+    outputs_[i] = strides.empty() ? at::empty(sizes, options) : at::empty_strided(sizes, strides, options);
+    Meta::set_output_raw_strided(i, sizes, strides, options TV_NAMES_ARG);
+  }
+  const at::Tensor& maybe_get_output(int64_t i) override { return outputs_[i]; }
+  std::array<at::Tensor, 2> outputs_;
+};
+
+template <class Meta>
+struct InPlace final : Meta {
+  explicit InPlace(const at::Tensor& self) : self_(self) {}
+  void set_output_raw_strided(int64_t i, at::IntArrayRef sizes, at::IntArrayRef strides, at::TensorOptions options TV_NAMES_PARAM) override {
+    TORCH_CHECK(options.dtype() == self_.dtype(), "Bad in-place call: input tensor dtype ", self_.dtype(),
+                " and output tensor dtype ", options.dtype(), " should match");
+    TORCH_CHECK(sizes == self_.sizes(), "Bad in-place call: input tensor size ", self_.sizes(),
+                " and output tensor size ", sizes, " should match");
+    Meta::set_output_raw_strided(i, sizes, strides, options TV_NAMES_ARG);
+  }
+  const at::Tensor& maybe_get_output(int64_t) override { return self_; }
+  const at::Tensor& self_;
+};
+
+template <class Meta>
+struct Out final : Meta {
+  explicit Out(const at::Tensor& out) : out_(out) {}
+  void set_output_raw_strided(int64_t i, at::IntArrayRef sizes, at::IntArrayRef strides, at::TensorOptions options TV_NAMES_PARAM) override {
+    TORCH_CHECK(options.dtype() == out_.dtype(), "Expected out tensor to have dtype ", options.dtype(), ", but got ",
+                out_.dtype(), " instead");
+    TORCH_CHECK(out_.device() == options.device(), "Expected out tensor to have device ", options.device(),
+                ", but got ", out_.device(), " instead");
+    if (at::native::resize_output(out_, sizes) && !strides.empty()) out_.as_strided_(sizes, strides);
+    Meta::set_output_raw_strided(i, sizes, strides, options TV_NAMES_ARG);
+  }
+  const at::Tensor& maybe_get_output(int64_t) override { return out_; }
+  const at::Tensor& out_;
+};
+
+// True when every input is a vulkan tensor of the iterator's common dtype.
+bool inputs_uniform(const at::TensorIteratorBase& iter);
+
+namespace detail {
+template <class T>
+const T& cast(const T& value, c10::ScalarType, c10::Device, at::Tensor&) {
+  return value;
+}
+inline const at::Tensor& cast(const at::Tensor& t, c10::ScalarType dtype, c10::Device device, at::Tensor& keep) {
+  if (!t.defined() || (t.scalar_type() == dtype && t.device() == device)) return t;
+  keep = t.to(device, dtype);
+  return keep;
+}
+}  // namespace detail
+
+// A kernel is `bool kernel(at::TensorIteratorBase&)`: it launches and returns
+// true, or returns false without launching when it has no variant for the
+// iterator's output dtype (an out= or in-place output of another dtype).
+
+// The functional form: meta, then the kernel, casting inputs first if needed.
+template <class Meta, class Kernel, class... Args>
+at::Tensor structured_functional(Kernel kernel, const Args&... args) {
+  Functional<Meta> first;
+  first.meta(args...);
+  if (inputs_uniform(first)) {
+    TORCH_INTERNAL_ASSERT(kernel(static_cast<at::TensorIteratorBase&>(first)));
+    return first.outputs_[0];
+  }
+  c10::ScalarType dtype = first.common_dtype();
+  c10::Device device = first.device(0);
+  std::array<at::Tensor, sizeof...(Args)> keep;
+  auto cast = [&]<size_t... I>(std::index_sequence<I...>) {
+    return std::tuple<const Args&...>{detail::cast(args, dtype, device, keep[I])...};
+  }(std::index_sequence_for<Args...>{});
+  Functional<Meta> again;
+  std::apply([&](const auto&... a) { again.meta(a...); }, cast);
+  TORCH_INTERNAL_ASSERT(kernel(static_cast<at::TensorIteratorBase&>(again)));
+  return again.outputs_[0];
+}
+
+// In-place and out=: ATen's meta checks and resizes the output; when the
+// kernel cannot write it directly, the functional result is copied in.
+template <class Meta, class Kernel, class... Args>
+at::Tensor& structured_inplace(Kernel kernel, at::Tensor& self, const Args&... args) {
+  InPlace<Meta> op(self);
+  op.meta(self, args...);
+  if (!(inputs_uniform(op) && kernel(static_cast<at::TensorIteratorBase&>(op)))) {
+    self.copy_(structured_functional<Meta>(kernel, self, args...));
+  }
+  return self;
+}
+
+template <class Meta, class Kernel, class... Args>
+at::Tensor& structured_out(Kernel kernel, at::Tensor& out, const Args&... args) {
+  Out<Meta> op(out);
+  op.meta(args...);
+  if (!(inputs_uniform(op) && kernel(static_cast<at::TensorIteratorBase&>(op)))) {
+    out.copy_(structured_functional<Meta>(kernel, args...));
+  }
+  return out;
+}
+
+}  // namespace torchvulkan

@@ -1,0 +1,10 @@
+// out = op(a, b), elementwise; a, b and out share the dtype X.
+#include "common/strided.glsl"
+#include "elementwise/math.glsl"
+#include "elementwise/binary_ops.glsl"
+
+void element(uint64_t i) {
+  X_store(operand_address(0, i), op(X_load(operand_address(1, i)), X_load(operand_address(2, i))));
+}
+
+void main() { FOR_EACH_ELEMENT(element) }
