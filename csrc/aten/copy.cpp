@@ -7,6 +7,7 @@
 // pinned memory, which (as in CUDA) returns at once.
 #include "aten/copy.h"
 
+#include <ATen/MemoryOverlap.h>
 #include <ATen/TensorIterator.h>
 #include <ATen/ops/empty.h>
 #include <ATen/ops/empty_strided.h>
@@ -34,6 +35,9 @@ bool same_dense_layout(const at::Tensor& a, const at::Tensor& b) {
 
 void copy_within_device(const at::Tensor& dst, const at::Tensor& src) {
   rt::Device& dev = device_for(dst);
+  if (at::get_overlap_status(dst, src) == at::MemOverlapStatus::Full) return;
+  at::assert_no_internal_overlap(dst);
+  at::assert_no_partial_overlap(dst, src);
   if (same_dense_layout(dst, src)) {
     rt::Location from = locate(src), to = locate(dst);
     uint64_t bytes = dst.nbytes();
@@ -138,8 +142,10 @@ void device_to_host(const at::Tensor& dst, const at::Tensor& src, bool non_block
 
 }  // namespace
 
-void copy(const at::Tensor& dst, const at::Tensor& src, bool non_blocking) {
+void copy(const at::Tensor& dst, const at::Tensor& source, bool non_blocking) {
   if (dst.numel() == 0) return;
+  // Cross-device copy_ reaches here before ATen broadcasts: do it as copy_ does.
+  const at::Tensor src = source.sizes() == dst.sizes() ? source : source.expand(dst.sizes());
   if (is_vulkan(dst) && is_vulkan(src)) {
     if (dst.device() == src.device()) {
       if (src.is_complex() != dst.is_complex()) {

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstring>
 #include <vector>
 
 #include "aten/context.h"
@@ -23,6 +24,7 @@ struct Args {
   uint32_t flags;
 };
 constexpr uint32_t kContiguous = 1u << 16;
+constexpr uint32_t kInParams = 1u << 20;  // << op: the operand lives in the parameter block
 constexpr uint64_t kPerInvocation = 4;  // elements per shader invocation
 static_assert(sizeof(Args) <= rt::Pipelines::kPushConstantBytes);
 
@@ -49,6 +51,7 @@ uint64_t scalar_bits(const c10::Scalar& value, c10::ScalarType type) {
 
 bool inputs_uniform(const at::TensorIteratorBase& iter) {
   for (int i = iter.noutputs(); i < iter.ntensors(); ++i) {
+    if (iter.is_cpu_scalar(i)) continue;  // converted when launched
     if (iter.dtype(i) != iter.common_dtype() || !iter.device(i).is_privateuseone()) return false;
   }
   return true;
@@ -56,7 +59,7 @@ bool inputs_uniform(const at::TensorIteratorBase& iter) {
 
 bool pointwise(const at::TensorIteratorBase& iter, std::string_view family, std::string_view op,
                std::array<uint64_t, 4> scalars, bool bool_output) {
-  c10::ScalarType input = iter.dtype(iter.noutputs());
+  c10::ScalarType input = iter.common_dtype();
   if (iter.dtype(0) != (bool_output ? c10::ScalarType::Bool : input)) return false;
   std::string name = std::string(family) + "." + std::string(op) + "." + dtype_name(input);
   launch_elementwise(name, iter, scalars);
@@ -105,10 +108,21 @@ void launch_elementwise(std::string_view kernel, const at::TensorIteratorBase& i
   args.numel = static_cast<uint64_t>(numel);
   args.ndim = static_cast<uint32_t>(ndim);
   std::copy(scalars.begin(), scalars.end(), args.scalar);
-  if (iter.is_contiguous()) args.flags |= kContiguous;
   std::vector<rt::Access> accesses;
   for (int d = 0; d < ndim; ++d) meta[d] = iter.shape()[d];
   for (int op = 0; op < ntensors; ++op) {
+    if (iter.is_cpu_scalar(op)) {
+      // A host scalar (a wrapped Python number) travels in the parameter
+      // block, converted to the kernel's dtype; its strides are all 0.
+      at::Tensor value = iter.tensor(op).to(iter.common_dtype());
+      args.ptr[op] = meta.size() * sizeof(int64_t);
+      args.flags |= kInParams << op;
+      size_t at = meta.size();
+      meta.resize(at + 1);
+      std::memcpy(&meta[at], value.const_data_ptr(), value.element_size());
+      for (int d = 0; d < ndim; ++d) meta[ndim * (1 + op) + d] = 0;
+      continue;
+    }
     args.ptr[op] = reinterpret_cast<uint64_t>(iter.data_ptr(op));
     auto strides = iter.strides(op);
     int64_t low = 0, high = 0;
@@ -121,6 +135,8 @@ void launch_elementwise(std::string_view kernel, const at::TensorIteratorBase& i
     args.flags |= static_cast<uint32_t>(std::countr_zero(static_cast<uint64_t>(width))) << (4 * op);
     accesses.push_back({args.ptr[op] + low, args.ptr[op] + high + width, op < iter.noutputs()});
   }
+  bool host_scalars = (args.flags & (kInParams * 15)) != 0;
+  if (iter.is_contiguous() && !host_scalars) args.flags |= kContiguous;
   // A contiguous launch needs no metadata: addresses come from the element sizes.
   uint32_t meta_bytes = (args.flags & kContiguous) ? 0 : static_cast<uint32_t>(meta.size() * sizeof(int64_t));
   uint64_t invocations = (static_cast<uint64_t>(numel) + kPerInvocation - 1) / kPerInvocation;

@@ -5,9 +5,9 @@
 // functional, in-place and out= forms, so one kernel serves all three.
 //
 // Kernels here expect every input on the device in the iterator's common
-// dtype. ATen only casts inputs for CPU iterators, so `run` casts here:
-// when the first meta pass finds a mixed-dtype or host-scalar input, the
-// inputs are converted on the device and the meta function runs again.
+// dtype (host scalars aside). ATen only casts inputs for CPU iterators, so the
+// functional form casts here: when the first meta pass finds an input of
+// another dtype, the inputs are converted and the meta function runs again.
 #include <ATen/TensorIterator.h>
 #include <ATen/TensorMeta.h>
 
@@ -78,8 +78,9 @@ template <class T>
 const T& cast(const T& value, c10::ScalarType, c10::Device, at::Tensor&) {
   return value;
 }
+// Host scalars stay: launch_elementwise passes them by value.
 inline const at::Tensor& cast(const at::Tensor& t, c10::ScalarType dtype, c10::Device device, at::Tensor& keep) {
-  if (!t.defined() || (t.scalar_type() == dtype && t.device() == device)) return t;
+  if (!t.defined() || t.scalar_type() == dtype || (t.device().is_cpu() && t.dim() == 0)) return t;
   keep = t.to(device, dtype);
   return keep;
 }

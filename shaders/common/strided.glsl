@@ -8,7 +8,8 @@ layout(push_constant) uniform Args {
   uint64_t ptr[4];
   uint64_t scalar[4];  // op parameters as raw bits of the compute type
   uint ndim;
-  uint flags;          // bits 4k..4k+3: log2 element size of operand k; bit 16: all contiguous
+  uint flags;          // bits 4k..4k+3: log2 element size of operand k; bit 16: all
+                       // contiguous; bit 20+k: ptr[k] is an offset into the metadata block
 } args;
 
 layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer Meta { int64_t v[]; };
@@ -24,6 +25,7 @@ uint64_t operand_address(int op, uint64_t index) {
     return args.ptr[op] + (index << ((args.flags >> (4 * op)) & 15u));
   }
   Meta meta = Meta(args.meta);
+  uint64_t base = ((args.flags >> (20 + op)) & 1u) != 0 ? args.meta + args.ptr[op] : args.ptr[op];
   int ndim = int(args.ndim);
   int64_t rest = int64_t(index);
   int64_t offset = 0;
@@ -33,7 +35,7 @@ uint64_t operand_address(int op, uint64_t index) {
     offset += (rest - q * size) * meta.v[ndim * (1 + op) + d];
     rest = q;
   }
-  return args.ptr[op] + uint64_t(offset);
+  return base + uint64_t(offset);
 }
 
 // Calls element(i) for each element this invocation owns.

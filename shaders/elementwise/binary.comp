@@ -1,6 +1,6 @@
 // out = op(a, b), elementwise; a, b and out share the dtype X.
 #include "common/strided.glsl"
-#include "elementwise/math.glsl"
+#include "common/math.glsl"
 #include "elementwise/binary_ops.glsl"
 
 void element(uint64_t i) {

@@ -1,6 +1,6 @@
 // out = op(x), elementwise; x and out share the dtype X.
 #include "common/strided.glsl"
-#include "elementwise/math.glsl"
+#include "common/math.glsl"
 #include "elementwise/unary_ops.glsl"
 
 void element(uint64_t i) { X_store(operand_address(0, i), op(X_load(operand_address(1, i)))); }
