@@ -28,3 +28,12 @@ def quiet_fallback():
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", message="torchvulkan: .* has no native Vulkan kernel")
         yield
+
+
+def pytest_sessionfinish(session, exitstatus):
+    """Under TORCHVULKAN_VALIDATION=1 the run fails if the Khronos layer reported anything."""
+    if torchvulkan._C.validation_enabled():
+        messages = torchvulkan._C.validation_messages()
+        print(f"\nvalidation layer: {messages} message(s)")
+        if messages and session.exitstatus == 0:
+            session.exitstatus = 1
