@@ -21,14 +21,6 @@ X_T op(X_T x) { return cos(x); }
 X_T op(X_T x) { return tanh(x); }
 #elif defined(OP_sigmoid)
 X_T op(X_T x) { return sigmoid_f(x); }
-#elif defined(OP_relu)
-X_T op(X_T x) { return x > X_T(0) ? x : X_T(0); }
-#elif defined(OP_gelu)
-X_T op(X_T x) { return gelu_f(x); }
-#elif defined(OP_gelu_tanh)
-X_T op(X_T x) { return gelu_tanh_f(x); }
-#elif defined(OP_silu)
-X_T op(X_T x) { return x * sigmoid_f(x); }
 #elif defined(OP_erf)
 X_T op(X_T x) { return erf_f(x); }
 #else

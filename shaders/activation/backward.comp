@@ -1,0 +1,10 @@
+// grad_input = op(grad_output, x), elementwise; all share the dtype X.
+#include "common/strided.glsl"
+#include "common/math.glsl"
+#include "activation/backward_ops.glsl"
+
+void element(uint64_t i) {
+  X_store(operand_address(0, i), op(X_load(operand_address(1, i)), X_load(operand_address(2, i))));
+}
+
+void main() { FOR_EACH_ELEMENT(element) }

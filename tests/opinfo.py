@@ -1,0 +1,127 @@
+"""Runs PyTorch's own OpInfo samples (torch.testing._internal op_db) on the
+vulkan device in strict mode and compares every result with the CPU.
+
+A test module lists its ops and calls `parametrize(names)`:
+
+    from tests.opinfo import check_op, parametrize
+
+    @parametrize(["exp", "log", ("round", "decimals_3")])
+    def test_unary(op, dtype, variant, no_fallback):
+        check_op(op, dtype, variant)
+
+Per op and dtype it checks up to MAX_SAMPLES samples of each kind: the plain
+samples, their non-contiguous versions, and the reference inputs (edge values,
+broadcasting); `variant` picks the functional, in-place or out= form. Any CPU
+fallback fails the test (the `no_fallback` fixture sets TORCHVULKAN_STRICT).
+"""
+
+import itertools
+
+import pytest
+import torch
+from torch.testing._internal.common_methods_invocations import op_db
+
+# Every dtype a vulkan device can hold (float64 only where the device has it).
+DEVICE_DTYPES = [torch.bool, torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64,
+                 torch.float16, torch.bfloat16, torch.float32, torch.float64]
+MAX_SAMPLES = 6
+VARIANTS = ["functional", "inplace", "out"]
+
+
+def _find(name, variant_test_name=""):
+    for op in op_db:
+        if op.name == name and op.variant_test_name == variant_test_name:
+            return op
+    raise LookupError(f"no OpInfo {name!r} ({variant_test_name!r})")
+
+
+def _device_dtypes():
+    import torchvulkan
+
+    dtypes = list(DEVICE_DTYPES)
+    if torchvulkan.is_available() and not torchvulkan.get_device_properties(0).float64:
+        dtypes.remove(torch.float64)
+    return dtypes
+
+
+def parametrize(names, variants=VARIANTS):
+    """Parametrizes a test over (op, dtype, variant) for the named OpInfos."""
+    cases = []
+    for name in names:
+        op = _find(*name) if isinstance(name, tuple) else _find(name)
+        label = op.name + (f".{op.variant_test_name}" if op.variant_test_name else "")
+        for dtype in sorted(op.supported_dtypes("cpu") & set(_device_dtypes()), key=str):
+            for variant in variants:
+                cases.append(pytest.param(op, dtype, variant, id=f"{label}-{str(dtype)[6:]}-{variant}"))
+    return pytest.mark.parametrize("op,dtype,variant", cases)
+
+
+def _to_device(value):
+    return value.to("vulkan") if isinstance(value, torch.Tensor) else value
+
+
+def _samples(op, dtype):
+    plain = list(itertools.islice(op.sample_inputs("cpu", dtype), MAX_SAMPLES))
+    noncontiguous = [s.noncontiguous() for s in plain[:MAX_SAMPLES // 2]]
+    reference = list(itertools.islice(op.reference_inputs("cpu", dtype), MAX_SAMPLES))
+    return plain + noncontiguous + reference
+
+
+def _tolerances(dtype):
+    # GPU math libraries differ from the CPU's by an ulp or two.
+    return {torch.float16: (1e-3, 1e-3), torch.bfloat16: (1.6e-2, 1e-2),
+            torch.float32: (1e-5, 1e-5), torch.float64: (1e-7, 1e-7)}.get(dtype, (0, 0))
+
+
+def _compare(actual, expected, dtype, context):
+    if isinstance(expected, (tuple, list)):
+        for a, e in zip(actual, expected):
+            _compare(a, e, dtype, context)
+        return
+    if not isinstance(expected, torch.Tensor):
+        assert actual == expected, context
+        return
+    assert actual.device.type == "vulkan", f"{context}: result on {actual.device}"
+    rtol, atol = _tolerances(expected.dtype)
+    torch.testing.assert_close(actual.cpu(), expected, rtol=rtol, atol=atol, equal_nan=True,
+                               msg=lambda m: f"{context}\n{m}")
+
+
+def check_op(op, dtype, variant):
+    fn = {"functional": op, "inplace": op.inplace_variant, "out": op}[variant]
+    if variant == "inplace" and fn is None:
+        pytest.skip("no in-place variant")
+    if variant == "out" and not op.supports_out:
+        pytest.skip("no out= variant")
+    checked = 0
+    for sample in _samples(op, dtype):
+        args, kwargs = sample.args, dict(sample.kwargs)
+        source = sample.input.clone() if variant == "inplace" else sample.input
+        context = f"{op.name} {variant} {dtype} input {tuple(source.shape) if isinstance(source, torch.Tensor) else source} args {args} kwargs {kwargs}"
+        try:
+            expected = fn(source, *args, **kwargs)
+        except Exception:
+            # The CPU rejects this sample (e.g. an in-place op whose result would
+            # need another dtype): the device must reject it too.
+            d_source = _to_device(sample.input.clone() if variant == "inplace" else sample.input)
+            with pytest.raises(Exception):
+                fn(d_source, *[_to_device(a) for a in args], **{k: _to_device(v) for k, v in kwargs.items()})
+            continue
+        d_source = _to_device(sample.input.clone() if variant == "inplace" else sample.input)
+        d_args = [_to_device(a) for a in args]
+        d_kwargs = {k: _to_device(v) for k, v in kwargs.items()}
+        if variant == "out":
+            if not isinstance(expected, torch.Tensor):
+                continue
+            out = torch.empty_like(expected, device="vulkan")
+            result = fn(d_source, *d_args, **d_kwargs, out=out)
+            assert result is out, context
+            actual = out
+        else:
+            actual = fn(d_source, *d_args, **d_kwargs)
+            if variant == "inplace":
+                assert actual is d_source, context
+        _compare(actual, expected, dtype, context)
+        checked += 1
+    if checked == 0:
+        pytest.skip("no sample the CPU accepts")
