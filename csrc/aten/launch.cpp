@@ -24,6 +24,8 @@ struct Args {
   uint32_t flags;
 };
 constexpr uint32_t kContiguous = 1u << 16;
+constexpr uint32_t kVector = 1u << 17;  // contiguous, every operand aligned to 4 elements
+constexpr uint32_t kIndex32 = 1u << 18;  // element indices and byte offsets fit in int32
 constexpr uint32_t kInParams = 1u << 20;  // << op: the operand lives in the parameter block
 constexpr uint64_t kPerInvocation = 4;  // elements per shader invocation
 static_assert(sizeof(Args) <= rt::Pipelines::kPushConstantBytes);
@@ -109,6 +111,7 @@ void launch_elementwise(std::string_view kernel, const at::TensorIteratorBase& i
   args.ndim = static_cast<uint32_t>(ndim);
   std::copy(scalars.begin(), scalars.end(), args.scalar);
   std::vector<rt::Access> accesses;
+  bool index32 = numel < INT32_MAX;
   for (int d = 0; d < ndim; ++d) meta[d] = iter.shape()[d];
   for (int op = 0; op < ntensors; ++op) {
     if (iter.is_cpu_scalar(op)) {
@@ -131,12 +134,19 @@ void launch_elementwise(std::string_view kernel, const at::TensorIteratorBase& i
       int64_t extent = (iter.shape()[d] - 1) * strides[d];
       (extent < 0 ? low : high) += extent;
     }
+    index32 = index32 && high - low < INT32_MAX;
     int64_t width = static_cast<int64_t>(iter.element_size(op));
     args.flags |= static_cast<uint32_t>(std::countr_zero(static_cast<uint64_t>(width))) << (4 * op);
     accesses.push_back({args.ptr[op] + low, args.ptr[op] + high + width, op < iter.noutputs()});
   }
+  if (index32) args.flags |= kIndex32;
   bool host_scalars = (args.flags & (kInParams * 15)) != 0;
-  if (iter.is_contiguous() && !host_scalars) args.flags |= kContiguous;
+  if (iter.is_contiguous() && !host_scalars) {
+    args.flags |= kContiguous;
+    bool aligned = true;
+    for (int op = 0; op < ntensors; ++op) aligned = aligned && args.ptr[op] % (4 * iter.element_size(op)) == 0;
+    if (aligned) args.flags |= kVector;
+  }
   // A contiguous launch needs no metadata: addresses come from the element sizes.
   uint32_t meta_bytes = (args.flags & kContiguous) ? 0 : static_cast<uint32_t>(meta.size() * sizeof(int64_t));
   uint64_t invocations = (static_cast<uint64_t>(numel) + kPerInvocation - 1) / kPerInvocation;

@@ -9,12 +9,16 @@ layout(push_constant) uniform Args {
   uint64_t scalar[4];  // op parameters as raw bits of the compute type
   uint ndim;
   uint flags;          // bits 4k..4k+3: log2 element size of operand k; bit 16: all
-                       // contiguous; bit 20+k: ptr[k] is an offset into the metadata block
+                       // contiguous; bit 17: contiguous and every operand aligned to 4
+                       // elements; bit 18: indices and byte offsets fit in 31 bits;
+                       // bit 20+k: ptr[k] is an offset into the metadata block
 } args;
 
 layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer Meta { int64_t v[]; };
 
 const uint kContiguous = 1u << 16;
+const uint kVector = 1u << 17;
+const uint kIndex32 = 1u << 18;
 // Elements per invocation: invocation t of a workgroup of n handles
 // t, t + n, t + 2n, t + 3n of its block, so each step stays coalesced.
 const uint kPerInvocation = 4;
@@ -27,6 +31,18 @@ uint64_t operand_address(int op, uint64_t index) {
   Meta meta = Meta(args.meta);
   uint64_t base = ((args.flags >> (20 + op)) & 1u) != 0 ? args.meta + args.ptr[op] : args.ptr[op];
   int ndim = int(args.ndim);
+  if ((args.flags & kIndex32) != 0) {
+    // 32-bit division is several times cheaper than 64-bit on GPUs.
+    uint rest = uint(index);
+    int offset = 0;
+    for (int d = 0; d < ndim; ++d) {
+      uint size = uint(meta.v[d]);
+      uint q = rest / size;
+      offset += int(rest - q * size) * int(meta.v[ndim * (1 + op) + d]);
+      rest = q;
+    }
+    return base + uint64_t(int64_t(offset));
+  }
   int64_t rest = int64_t(index);
   int64_t offset = 0;
   for (int d = 0; d < ndim; ++d) {
@@ -46,6 +62,22 @@ uint64_t operand_address(int op, uint64_t index) {
     uint64_t i = first + uint64_t(k) * gl_WorkGroupSize.x;                                \
     if (i >= args.numel) break;                                                           \
     element(i);                                                                           \
+  }
+
+// The same with 4-element vector accesses when the host allows them (kVector):
+// invocation g handles elements 4g..4g+3 with element4(4g), one aligned
+// 16-byte (or 8/4-byte for narrow types) access per operand, and the tail
+// element by element. Otherwise as FOR_EACH_ELEMENT.
+#define FOR_EACH_ELEMENT_VECTORIZED(element, element4)          \
+  if ((args.flags & kVector) != 0) {                            \
+    uint64_t i = global_index() * 4;                            \
+    if (i + 3 < args.numel) {                                   \
+      element4(i);                                              \
+    } else {                                                    \
+      for (uint64_t j = i; j < args.numel; ++j) element(j);     \
+    }                                                           \
+  } else {                                                      \
+    FOR_EACH_ELEMENT(element)                                   \
   }
 
 // Scalar parameters in the compute types.
