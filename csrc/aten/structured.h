@@ -27,6 +27,7 @@
 #include <array>
 #include <functional>
 #include <tuple>
+#include <type_traits>
 #include <utility>
 
 namespace torchvulkan {
@@ -35,7 +36,10 @@ template <class Meta>
 struct Functional final : Meta {
   void set_output_raw_strided(int64_t i, at::IntArrayRef sizes, at::IntArrayRef strides, at::TensorOptions options TV_NAMES_PARAM) override {
     outputs_[i] = strides.empty() ? at::empty(sizes, options) : at::empty_strided(sizes, strides, options);
-    Meta::set_output_raw_strided(i, sizes, strides, options TV_NAMES_ARG);
+    // Only TensorIterator-based metas record their outputs in the base class.
+    if constexpr (std::is_base_of_v<at::TensorIteratorBase, Meta>) {
+      Meta::set_output_raw_strided(i, sizes, strides, options TV_NAMES_ARG);
+    }
   }
   const at::Tensor& maybe_get_output(int64_t i) override { return outputs_[i]; }
   std::array<at::Tensor, 2> outputs_;
@@ -49,7 +53,10 @@ struct InPlace final : Meta {
                 " and output tensor dtype ", options.dtype(), " should match");
     TORCH_CHECK(sizes == self_.sizes(), "Bad in-place call: input tensor size ", self_.sizes(),
                 " and output tensor size ", sizes, " should match");
-    Meta::set_output_raw_strided(i, sizes, strides, options TV_NAMES_ARG);
+    // Only TensorIterator-based metas record their outputs in the base class.
+    if constexpr (std::is_base_of_v<at::TensorIteratorBase, Meta>) {
+      Meta::set_output_raw_strided(i, sizes, strides, options TV_NAMES_ARG);
+    }
   }
   const at::Tensor& maybe_get_output(int64_t) override { return self_; }
   const at::Tensor& self_;
@@ -64,7 +71,10 @@ struct Out final : Meta {
     TORCH_CHECK(out_.device() == options.device(), "Expected out tensor to have device ", options.device(),
                 ", but got ", out_.device(), " instead");
     if (at::native::resize_output(out_, sizes) && !strides.empty()) out_.as_strided_(sizes, strides);
-    Meta::set_output_raw_strided(i, sizes, strides, options TV_NAMES_ARG);
+    // Only TensorIterator-based metas record their outputs in the base class.
+    if constexpr (std::is_base_of_v<at::TensorIteratorBase, Meta>) {
+      Meta::set_output_raw_strided(i, sizes, strides, options TV_NAMES_ARG);
+    }
   }
   const at::Tensor& maybe_get_output(int64_t) override { return out_; }
   const at::Tensor& out_;

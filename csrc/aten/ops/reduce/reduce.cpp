@@ -1,0 +1,148 @@
+// One launch (two for long reductions with few outputs) per reduction, for
+// any set of dims: see shaders/reduce/reduce.comp for the strategies.
+#include "aten/ops/reduce/reduce.h"
+
+#include <ATen/WrapDimUtilsMulti.h>
+#include <ATen/ops/empty.h>
+
+#include <algorithm>
+#include <bit>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "aten/context.h"
+#include "aten/launch.h"
+
+namespace torchvulkan {
+namespace {
+
+struct Dim {
+  int64_t size, in_stride, out_stride;
+};
+
+// Merges dims that are contiguous with their successor in both strides.
+std::vector<Dim> coalesce(std::vector<Dim> dims) {
+  std::vector<Dim> out;
+  for (const Dim& d : dims) {
+    if (!out.empty() && out.back().in_stride * out.back().size == d.in_stride &&
+        out.back().out_stride * out.back().size == d.out_stride) {
+      out.back().size *= d.size;
+    } else {
+      out.push_back(d);
+    }
+  }
+  return out;
+}
+
+struct Args {
+  uint64_t meta, source, target, scale;
+  uint32_t mode, stage;
+};
+
+c10::ScalarType accumulator(c10::ScalarType type) {
+  if (type == c10::kDouble || type == c10::kLong) return type;
+  if (c10::isFloatingType(type)) return c10::kFloat;
+  return c10::kInt;  // narrow ints accumulate in int; bools live in 4-byte words
+}
+
+uint64_t scale_bits(c10::ScalarType type, int64_t n) {
+  if (type == c10::kDouble) return std::bit_cast<uint64_t>(1.0 / static_cast<double>(n));
+  return std::bit_cast<uint32_t>(1.0f / static_cast<float>(n));
+}
+
+}  // namespace
+
+void reduce(const at::Tensor& self, at::OptionalIntArrayRef dims_opt, const at::Tensor& out, std::string_view op) {
+  bool logical = op == "any" || op == "all";
+  c10::ScalarType type = logical ? c10::kBool : out.scalar_type();
+  if (out.scalar_type() != type) {  // e.g. any() of uint8 gives uint8
+    at::Tensor result = at::empty(out.sizes(), out.options().dtype(type));
+    reduce(self, dims_opt, result, op);
+    out.copy_(result);
+    return;
+  }
+  at::Tensor input = self.scalar_type() == type ? self : self.to(type);
+  int64_t ndim = input.dim();
+  std::vector<bool> reduced(ndim, dims_opt.value_or(at::IntArrayRef{}).empty());
+  if (ndim > 0) {  // a 0-dim input "reduces" over dim 0 or -1 as a no-op
+    for (int64_t d : dims_opt.value_or(at::IntArrayRef{})) reduced[c10::maybe_wrap_dim(d, ndim)] = true;
+  }
+  int64_t width = input.element_size();
+
+  // Output strides per input dim (0 for reduced dims), keepdim or not.
+  std::vector<int64_t> out_strides(ndim, 0);
+  bool keepdim = out.dim() == ndim;
+  for (int64_t d = 0, o = 0; d < ndim; ++d) {
+    if (keepdim) {
+      out_strides[d] = reduced[d] ? 0 : out.stride(d) * width;
+    } else if (!reduced[d]) {
+      out_strides[d] = out.stride(o++) * width;
+    }
+  }
+  std::vector<Dim> kept, red;
+  for (int64_t d = ndim - 1; d >= 0; --d) {  // innermost first
+    if (input.size(d) == 1) continue;
+    Dim dim{input.size(d), input.stride(d) * width, out_strides[d]};
+    (reduced[d] ? red : kept).push_back(dim);
+  }
+  std::stable_sort(red.begin(), red.end(), [](const Dim& a, const Dim& b) { return a.in_stride < b.in_stride; });
+  kept = coalesce(kept);
+  for (Dim& d : red) d.out_stride = 0;
+  red = coalesce(red);
+
+  int64_t outputs = 1, reduce_size = 1;
+  for (const Dim& d : kept) outputs *= d.size;
+  for (const Dim& d : red) reduce_size *= d.size;
+  if (outputs == 0) return;
+  if (reduce_size == 0 && op == "mean") {
+    out.fill_(std::numeric_limits<double>::quiet_NaN());  // mean of nothing, as PyTorch
+    return;
+  }
+
+  rt::Device& dev = device_for(out);
+  const rt::Kernel& kernel = dev.pipelines().get("reduce." + std::string(op) + "." + dtype_name(type));
+  int64_t wg = kernel.workgroup_size;
+  // Consecutive outputs adjacent in memory: one invocation per output.
+  bool per_thread = !kept.empty() && (red.empty() || kept[0].in_stride < red[0].in_stride) && outputs >= 4 * wg;
+  // Few outputs, long reductions: split each across workgroups (~1024 in all).
+  int64_t parts = per_thread ? 1
+                             : std::clamp<int64_t>((reduce_size + wg * 8 - 1) / (wg * 8), 1,
+                                                   std::max<int64_t>(1, 1024 / outputs));
+
+  std::vector<int64_t> meta = {outputs, reduce_size, parts, static_cast<int64_t>(kept.size()),
+                               static_cast<int64_t>(red.size())};
+  for (const Dim& d : kept) meta.push_back(d.size);
+  for (const Dim& d : kept) meta.push_back(d.in_stride);
+  for (const Dim& d : kept) meta.push_back(d.out_stride);
+  for (const Dim& d : red) meta.push_back(d.size);
+  for (const Dim& d : red) meta.push_back(d.in_stride);
+  uint32_t meta_bytes = static_cast<uint32_t>(meta.size() * sizeof(int64_t));
+
+  Args args{};
+  args.source = reinterpret_cast<uint64_t>(input.const_data_ptr());
+  args.target = reinterpret_cast<uint64_t>(out.data_ptr());
+  args.scale = scale_bits(type, std::max<int64_t>(reduce_size, 1));
+  args.mode = per_thread ? 1 : 0;
+  rt::Access read = span_of(input, false), write = span_of(out, true);
+  if (parts == 1) {
+    rt::Access accesses[] = {read, write};
+    uint64_t invocations = per_thread ? static_cast<uint64_t>(outputs) : static_cast<uint64_t>(outputs * wg);
+    dev.stream().dispatch(kernel, &args, sizeof(args), meta.data(), meta_bytes, invocations, accesses);
+    return;
+  }
+  at::Tensor partials = at::empty({outputs * parts}, out.options().dtype(accumulator(type)));
+  rt::Access partial_write = span_of(partials, true), partial_read = span_of(partials, false);
+  args.target = reinterpret_cast<uint64_t>(partials.data_ptr());
+  rt::Access first[] = {read, partial_write};
+  dev.stream().dispatch(kernel, &args, sizeof(args), meta.data(), meta_bytes,
+                        static_cast<uint64_t>(outputs * parts * wg), first);
+  args.source = args.target;
+  args.target = reinterpret_cast<uint64_t>(out.data_ptr());
+  args.stage = 1;
+  rt::Access second[] = {partial_read, write};
+  dev.stream().dispatch(kernel, &args, sizeof(args), meta.data(), meta_bytes, static_cast<uint64_t>(outputs * wg),
+                        second);
+}
+
+}  // namespace torchvulkan

@@ -1,0 +1,129 @@
+// sum, mean, prod, amax, amin, any, all: ATen's meta functions shape and type
+// the result; one reduce() call computes it.
+#include <ATen/core/ATen_fwd.h>
+#include <ATen/core/Tensor.h>
+#include <c10/util/OptionalArrayRef.h>
+#include <ATen/TensorMeta.h>
+#include <ATen/ops/all_meta.h>
+#include <ATen/ops/amax_meta.h>
+#include <ATen/ops/amin_meta.h>
+#include <ATen/ops/any_meta.h>
+#include <ATen/ops/mean_meta.h>
+#include <ATen/ops/prod_meta.h>
+#include <ATen/ops/sum_meta.h>
+#include <torch/library.h>
+
+#include "aten/ops/reduce/reduce.h"
+#include "aten/structured.h"
+
+namespace torchvulkan {
+namespace {
+
+namespace m = at::meta;
+using Dims = at::OptionalIntArrayRef;
+using DType = std::optional<c10::ScalarType>;
+
+// The functional and out= forms of a structured reduction over `dims`.
+template <class Meta, class... Args>
+at::Tensor reduced(std::string_view op, const at::Tensor& self, Dims dims, const Args&... args) {
+  Functional<Meta> meta;
+  meta.meta(self, args...);
+  reduce(self, dims, meta.outputs_[0], op);
+  return meta.outputs_[0];
+}
+
+template <class Meta, class... Args>
+at::Tensor& reduced_out(std::string_view op, at::Tensor& out, const at::Tensor& self, Dims dims,
+                        const Args&... args) {
+  Out<Meta> meta(out);
+  meta.meta(self, args...);
+  reduce(self, dims, out, op);
+  return out;
+}
+
+at::Tensor sum(const at::Tensor& self, Dims dim, bool keepdim, DType dtype) {
+  return reduced<m::structured_sum_dim_IntList>("sum", self, dim, dim, keepdim, dtype);
+}
+at::Tensor& sum_out(const at::Tensor& self, Dims dim, bool keepdim, DType dtype, at::Tensor& out) {
+  return reduced_out<m::structured_sum_dim_IntList>("sum", out, self, dim, dim, keepdim, dtype);
+}
+at::Tensor mean(const at::Tensor& self, Dims dim, bool keepdim, DType dtype) {
+  return reduced<m::structured_mean_dim>("mean", self, dim, dim, keepdim, dtype);
+}
+at::Tensor& mean_out(const at::Tensor& self, Dims dim, bool keepdim, DType dtype, at::Tensor& out) {
+  return reduced_out<m::structured_mean_dim>("mean", out, self, dim, dim, keepdim, dtype);
+}
+at::Tensor prod_dim(const at::Tensor& self, int64_t dim, bool keepdim, DType dtype) {
+  return reduced<m::structured_prod_dim_int>("prod", self, at::IntArrayRef{dim}, dim, keepdim, dtype);
+}
+at::Tensor& prod_dim_out(const at::Tensor& self, int64_t dim, bool keepdim, DType dtype, at::Tensor& out) {
+  return reduced_out<m::structured_prod_dim_int>("prod", out, self, at::IntArrayRef{dim}, dim, keepdim, dtype);
+}
+at::Tensor prod(const at::Tensor& self, DType dtype) {
+  // The full product: the dtype rule of prod.dim_int, over every dim.
+  at::Tensor flat = self.reshape({-1});
+  return prod_dim(flat, 0, false, dtype);
+}
+at::Tensor amax(const at::Tensor& self, at::IntArrayRef dim, bool keepdim) {
+  return reduced<m::structured_amax>("amax", self, dim, dim, keepdim);
+}
+at::Tensor& amax_out(const at::Tensor& self, at::IntArrayRef dim, bool keepdim, at::Tensor& out) {
+  return reduced_out<m::structured_amax>("amax", out, self, dim, dim, keepdim);
+}
+at::Tensor amin(const at::Tensor& self, at::IntArrayRef dim, bool keepdim) {
+  return reduced<m::structured_amin>("amin", self, dim, dim, keepdim);
+}
+at::Tensor& amin_out(const at::Tensor& self, at::IntArrayRef dim, bool keepdim, at::Tensor& out) {
+  return reduced_out<m::structured_amin>("amin", out, self, dim, dim, keepdim);
+}
+
+#define LOGICAL_FORMS(name)                                                                           \
+  at::Tensor name##_all(const at::Tensor& self) { return reduced<m::structured_##name>(#name, self, Dims()); } \
+  at::Tensor& name##_all_out(const at::Tensor& self, at::Tensor& out) {                               \
+    return reduced_out<m::structured_##name>(#name, out, self, Dims());                               \
+  }                                                                                                   \
+  at::Tensor name##_dim(const at::Tensor& self, int64_t dim, bool keepdim) {                          \
+    return reduced<m::structured_##name##_dim>(#name, self, at::IntArrayRef{dim}, dim, keepdim);      \
+  }                                                                                                   \
+  at::Tensor& name##_dim_out(const at::Tensor& self, int64_t dim, bool keepdim, at::Tensor& out) {    \
+    return reduced_out<m::structured_##name##_dim>(#name, out, self, at::IntArrayRef{dim}, dim, keepdim); \
+  }                                                                                                   \
+  at::Tensor name##_dims(const at::Tensor& self, Dims dim, bool keepdim) {                            \
+    return reduced<m::structured_##name##_dims>(#name, self, dim, dim, keepdim);                      \
+  }                                                                                                   \
+  at::Tensor& name##_dims_out(const at::Tensor& self, Dims dim, bool keepdim, at::Tensor& out) {      \
+    return reduced_out<m::structured_##name##_dims>(#name, out, self, dim, dim, keepdim);             \
+  }
+
+LOGICAL_FORMS(any)
+LOGICAL_FORMS(all)
+
+}  // namespace
+
+TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
+  m.impl("sum.dim_IntList", sum);
+  m.impl("sum.IntList_out", sum_out);
+  m.impl("mean.dim", mean);
+  m.impl("mean.out", mean_out);
+  m.impl("prod.dim_int", prod_dim);
+  m.impl("prod.int_out", prod_dim_out);
+  m.impl("prod", prod);
+  m.impl("amax", amax);
+  m.impl("amax.out", amax_out);
+  m.impl("amin", amin);
+  m.impl("amin.out", amin_out);
+  m.impl("any", any_all);
+  m.impl("any.all_out", any_all_out);
+  m.impl("any.dim", any_dim);
+  m.impl("any.out", any_dim_out);
+  m.impl("any.dims", any_dims);
+  m.impl("any.dims_out", any_dims_out);
+  m.impl("all", all_all);
+  m.impl("all.all_out", all_all_out);
+  m.impl("all.dim", all_dim);
+  m.impl("all.out", all_dim_out);
+  m.impl("all.dims", all_dims);
+  m.impl("all.dims_out", all_dims_out);
+}
+
+}  // namespace torchvulkan

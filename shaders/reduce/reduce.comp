@@ -1,0 +1,200 @@
+// Reductions (sum, mean, prod, amax, amin, any, all) of any set of dimensions
+// in one pass over memory. The host (csrc/aten/ops/reduce/reduce.cpp) splits
+// the input's dimensions into kept ones (one output per index) and reduced
+// ones, coalesced, and picks a strategy:
+//  - mode 0, one workgroup per output (or per part of an output when the
+//    reduction is long and outputs are few): invocations stride over the
+//    reduced elements, then a tree in shared memory. With several parts each
+//    workgroup writes a partial (in the accumulator type) and a second launch
+//    (stage 1) reduces the partials: a tree across workgroups.
+//  - mode 1, one invocation per output looping over the reduced elements,
+//    for reductions over an outer dimension (consecutive outputs are then
+//    consecutive in memory, so the loads coalesce).
+// Float sums are compensated (Kahan) in every loop.
+// (common/base.glsl comes with the variant prelude)
+
+layout(constant_id = 0) const uint kWorkgroupSize = 256;
+
+layout(push_constant) uniform Args {
+  uint64_t meta;    // Params
+  uint64_t source;  // stage 0: the input; stage 1: the partials
+  uint64_t target; // the output tensor, or the partials when parts > 1
+  uint64_t scale;   // mean: 1/n as bits of ACC_T
+  uint mode;
+  uint stage;
+} args;
+
+// int64 words: [0] outputs, [1] reduce size, [2] parts, [3] n_kept, [4] n_reduced,
+// then kept sizes, kept input strides, kept output strides (bytes), reduced
+// sizes, reduced input strides (bytes); dimension 0 varies fastest.
+layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer Params { int64_t v[]; };
+
+#if defined(X_DT_F64)
+#define ACC_T double
+#define ACC_FLOAT 1
+#define ACC_BYTES 8
+layout(buffer_reference, std430, buffer_reference_align = 8) buffer AccRef { double v; };
+#elif defined(X_DT_F16) || defined(X_DT_BF16) || defined(X_DT_F32)
+#define ACC_T float
+#define ACC_FLOAT 1
+#define ACC_BYTES 4
+layout(buffer_reference, std430, buffer_reference_align = 4) buffer AccRef { float v; };
+#elif defined(X_DT_I64)
+#define ACC_T int64_t
+#define ACC_BYTES 8
+layout(buffer_reference, std430, buffer_reference_align = 8) buffer AccRef { int64_t v; };
+#elif defined(X_DT_B8)
+#define ACC_T bool
+#define ACC_BYTES 4
+layout(buffer_reference, std430, buffer_reference_align = 4) buffer AccRef { bool v; };
+#else
+#define ACC_T int
+#define ACC_BYTES 4
+layout(buffer_reference, std430, buffer_reference_align = 4) buffer AccRef { int v; };
+#endif
+
+#if defined(OP_sum) || defined(OP_mean)
+ACC_T identity() { return ACC_T(0); }
+ACC_T combine(ACC_T a, ACC_T b) { return a + b; }
+#elif defined(OP_prod)
+ACC_T identity() { return ACC_T(1); }
+ACC_T combine(ACC_T a, ACC_T b) { return a * b; }
+#elif defined(OP_amax) || defined(OP_amin)
+#if defined(ACC_FLOAT)
+ACC_T lowest() { return ACC_T(-1.0 / 0.0); }
+ACC_T highest() { return ACC_T(1.0 / 0.0); }
+#elif defined(X_DT_I64)
+ACC_T lowest() { return int64_t(0x8000000000000000ul); }
+ACC_T highest() { return int64_t(0x7FFFFFFFFFFFFFFFul); }
+#elif defined(X_DT_B8)
+ACC_T lowest() { return false; }
+ACC_T highest() { return true; }
+#else
+ACC_T lowest() { return int(0x80000000u); }
+ACC_T highest() { return int(0x7FFFFFFF); }
+#endif
+#ifdef X_DT_B8
+bool greater(bool a, bool b) { return a && !b; }
+#else
+bool greater(ACC_T a, ACC_T b) { return a > b; }
+#endif
+#ifdef OP_amax
+ACC_T identity() { return lowest(); }
+bool better(ACC_T a, ACC_T b) { return greater(a, b); }
+#else
+ACC_T identity() { return highest(); }
+bool better(ACC_T a, ACC_T b) { return greater(b, a); }
+#endif
+ACC_T combine(ACC_T a, ACC_T b) {
+#ifdef ACC_FLOAT
+  if (isnan(a)) return a;  // NaN propagates, as in PyTorch
+  if (isnan(b)) return b;
+#endif
+  return better(b, a) ? b : a;
+}
+#elif defined(OP_any)
+ACC_T identity() { return false; }
+ACC_T combine(ACC_T a, ACC_T b) { return a || b; }
+#elif defined(OP_all)
+ACC_T identity() { return true; }
+ACC_T combine(ACC_T a, ACC_T b) { return a && b; }
+#else
+#error "reduce: unknown op"
+#endif
+
+// A running reduction: Kahan-compensated for float sums.
+struct Acc {
+  ACC_T value;
+  ACC_T lost;
+};
+
+Acc start() { return Acc(identity(), ACC_T(0)); }
+
+Acc add(Acc a, ACC_T x) {
+#if defined(ACC_FLOAT) && (defined(OP_sum) || defined(OP_mean))
+  ACC_T y = x - a.lost;
+  ACC_T t = a.value + y;
+  return Acc(t, (t - a.value) - y);
+#else
+  return Acc(combine(a.value, x), a.lost);
+#endif
+}
+
+shared ACC_T scratch[kWorkgroupSize];
+
+// Byte offset of `index` over n dims: sizes at word `sizes`, strides at `strides`.
+int64_t offset_of(Params p, int64_t index, int sizes, int strides, int n) {
+  int64_t offset = 0;
+  for (int d = 0; d < n; ++d) {
+    int64_t size = p.v[sizes + d];
+    int64_t q = index / size;
+    offset += (index - q * size) * p.v[strides + d];
+    index = q;
+  }
+  return offset;
+}
+
+void write(Params p, int64_t o, int n_kept, ACC_T value, int64_t parts, int64_t part) {
+  if (parts > 1) {
+    AccRef(args.target + uint64_t(o * parts + part) * uint64_t(ACC_BYTES)).v = value;
+    return;
+  }
+#ifdef OP_mean
+#ifdef X_DT_F64
+  value *= uint64BitsToDouble(args.scale);
+#else
+  value *= uintBitsToFloat(uint(args.scale));
+#endif
+#endif
+  X_store(args.target + uint64_t(offset_of(p, o, 5, 5 + 2 * n_kept, n_kept)), X_T(value));
+}
+
+void main() {
+  Params p = Params(args.meta);
+  int64_t outputs = p.v[0];
+  int64_t reduce_size = p.v[1];
+  int64_t parts = p.v[2];
+  int n_kept = int(p.v[3]);
+  int n_red = int(p.v[4]);
+  int red_sizes = 5 + 3 * n_kept;
+  uint64_t group = uint64_t(gl_WorkGroupID.y) * gl_NumWorkGroups.x + gl_WorkGroupID.x;
+  uint tid = gl_LocalInvocationID.x;
+
+  if (args.mode == 1) {  // one invocation per output
+    int64_t o = int64_t(group * kWorkgroupSize + tid);
+    if (o >= outputs) return;
+    uint64_t base = args.source + uint64_t(offset_of(p, o, 5, 5 + n_kept, n_kept));
+    Acc acc = start();
+    for (int64_t r = 0; r < reduce_size; ++r) {
+      acc = add(acc, ACC_T(X_load(base + uint64_t(offset_of(p, r, red_sizes, red_sizes + n_red, n_red)))));
+    }
+    write(p, o, n_kept, acc.value, 1, 0);
+    return;
+  }
+
+  // One workgroup per (output, part); stage 1: one per output.
+  int64_t o = args.stage == 1 ? int64_t(group) : int64_t(group) / parts;
+  int64_t part = int64_t(group) - o * parts;
+  if (o >= outputs) return;
+  Acc acc = start();
+  if (args.stage == 1) {  // the partials of output o: `parts` consecutive values
+    uint64_t base = args.source + uint64_t(o * parts) * uint64_t(ACC_BYTES);
+    for (int64_t r = tid; r < parts; r += kWorkgroupSize) {
+      acc = add(acc, AccRef(base + uint64_t(r) * uint64_t(ACC_BYTES)).v);
+    }
+    parts = 1;
+  } else {
+    uint64_t base = args.source + uint64_t(offset_of(p, o, 5, 5 + n_kept, n_kept));
+    int64_t step = int64_t(kWorkgroupSize) * parts;
+    for (int64_t r = part * kWorkgroupSize + tid; r < reduce_size; r += step) {
+      acc = add(acc, ACC_T(X_load(base + uint64_t(offset_of(p, r, red_sizes, red_sizes + n_red, n_red)))));
+    }
+  }
+  scratch[tid] = acc.value;
+  barrier();
+  for (uint s = kWorkgroupSize / 2; s > 0; s >>= 1) {
+    if (tid < s) scratch[tid] = combine(scratch[tid], scratch[tid + s]);
+    barrier();
+  }
+  if (tid == 0) write(p, o, n_kept, scratch[0], parts, part);
+}
