@@ -1,0 +1,113 @@
+// _softmax, _log_softmax and their backward ops: one fused kernel per row
+// (shaders/softmax/softmax.comp), any dim.
+#include <ATen/core/ATen_fwd.h>
+#include <ATen/ops/_log_softmax_backward_data_meta.h>
+#include <ATen/ops/_log_softmax_meta.h>
+#include <ATen/ops/_softmax_backward_data_meta.h>
+#include <ATen/ops/_softmax_meta.h>
+#include <ATen/ops/empty.h>
+#include <torch/library.h>
+
+#include "aten/context.h"
+#include "aten/launch.h"
+#include "aten/structured.h"
+
+namespace torchvulkan {
+namespace {
+
+namespace m = at::meta;
+
+struct Args {
+  uint64_t a, b, target, rows, row_length, inner;
+};
+
+// out = op(a[, b]) over rows along `dim`; inputs of out's dtype.
+void rows(const char* op, const at::Tensor& a_in, const at::Tensor& b_in, const at::Tensor& out, int64_t dim) {
+  if (out.numel() == 0) return;
+  if (!out.is_contiguous()) {
+    at::Tensor dense = at::empty(out.sizes(), out.options());
+    rows(op, a_in, b_in, dense, dim);
+    out.copy_(dense);
+    return;
+  }
+  at::Tensor a = a_in.to(out.scalar_type()).contiguous();
+  at::Tensor b = b_in.defined() ? b_in.to(out.scalar_type()).contiguous() : a;
+  dim = c10::maybe_wrap_dim(dim, a.dim());
+  int64_t length = a.dim() == 0 ? 1 : a.size(dim);
+  int64_t inner = 1;
+  for (int64_t d = dim + 1; d < a.dim(); ++d) inner *= a.size(d);
+  Args args{reinterpret_cast<uint64_t>(a.const_data_ptr()), reinterpret_cast<uint64_t>(b.const_data_ptr()),
+            reinterpret_cast<uint64_t>(out.data_ptr()), static_cast<uint64_t>(a.numel() / length),
+            static_cast<uint64_t>(length), static_cast<uint64_t>(inner)};
+  rt::Device& dev = device_for(out);
+  const rt::Kernel& kernel = dev.pipelines().get(std::string("softmax.") + op + "." + dtype_name(out.scalar_type()));
+  rt::Access accesses[] = {span_of(a, false), span_of(b, false), span_of(out, true)};
+  dev.stream().dispatch(kernel, &args, sizeof(args), nullptr, 0, args.rows * kernel.workgroup_size, accesses);
+}
+
+at::Tensor softmax(const at::Tensor& self, int64_t dim, bool half_to_float) {
+  Functional<m::structured__softmax> meta;
+  meta.meta(self, dim, half_to_float);
+  rows("softmax", self, {}, meta.outputs_[0], dim);
+  return meta.outputs_[0];
+}
+at::Tensor& softmax_out(const at::Tensor& self, int64_t dim, bool half_to_float, at::Tensor& out) {
+  Out<m::structured__softmax> meta(out);
+  meta.meta(self, dim, half_to_float);
+  rows("softmax", self, {}, out, dim);
+  return out;
+}
+at::Tensor log_softmax(const at::Tensor& self, int64_t dim, bool half_to_float) {
+  Functional<m::structured__log_softmax> meta;
+  meta.meta(self, dim, half_to_float);
+  rows("log_softmax", self, {}, meta.outputs_[0], dim);
+  return meta.outputs_[0];
+}
+at::Tensor& log_softmax_out(const at::Tensor& self, int64_t dim, bool half_to_float, at::Tensor& out) {
+  Out<m::structured__log_softmax> meta(out);
+  meta.meta(self, dim, half_to_float);
+  rows("log_softmax", self, {}, out, dim);
+  return out;
+}
+at::Tensor softmax_backward(const at::Tensor& grad, const at::Tensor& output, int64_t dim, c10::ScalarType input_dtype) {
+  Functional<m::structured__softmax_backward_data> meta;
+  meta.meta(grad, output, dim, input_dtype);
+  rows("softmax_backward", grad, output, meta.outputs_[0], dim);
+  return meta.outputs_[0];
+}
+at::Tensor& softmax_backward_out(const at::Tensor& grad, const at::Tensor& output, int64_t dim,
+                                 c10::ScalarType input_dtype, at::Tensor& out) {
+  Out<m::structured__softmax_backward_data> meta(out);
+  meta.meta(grad, output, dim, input_dtype);
+  rows("softmax_backward", grad, output, out, dim);
+  return out;
+}
+at::Tensor log_softmax_backward(const at::Tensor& grad, const at::Tensor& output, int64_t dim,
+                                c10::ScalarType input_dtype) {
+  Functional<m::structured__log_softmax_backward_data> meta;
+  meta.meta(grad, output, dim, input_dtype);
+  rows("log_softmax_backward", grad, output, meta.outputs_[0], dim);
+  return meta.outputs_[0];
+}
+at::Tensor& log_softmax_backward_out(const at::Tensor& grad, const at::Tensor& output, int64_t dim,
+                                     c10::ScalarType input_dtype, at::Tensor& out) {
+  Out<m::structured__log_softmax_backward_data> meta(out);
+  meta.meta(grad, output, dim, input_dtype);
+  rows("log_softmax_backward", grad, output, out, dim);
+  return out;
+}
+
+}  // namespace
+
+TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
+  m.impl("_softmax", softmax);
+  m.impl("_softmax.out", softmax_out);
+  m.impl("_log_softmax", log_softmax);
+  m.impl("_log_softmax.out", log_softmax_out);
+  m.impl("_softmax_backward_data", softmax_backward);
+  m.impl("_softmax_backward_data.out", softmax_backward_out);
+  m.impl("_log_softmax_backward_data", log_softmax_backward);
+  m.impl("_log_softmax_backward_data.out", log_softmax_backward_out);
+}
+
+}  // namespace torchvulkan

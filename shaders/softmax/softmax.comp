@@ -1,0 +1,80 @@
+// Softmax family, one workgroup per row: the row's max, then the sum of
+// exponentials, then the result, each pass a strided loop over the row and a
+// tree in shared memory. Rows are elements along the softmax dim of a
+// contiguous tensor viewed as [outer, length, inner]: row r starts at
+// (r / inner) * length * inner + r % inner, and its elements are `inner` apart.
+//   softmax:              y = exp(x - max) / sum
+//   log_softmax:          y = x - max - log(sum)
+//   softmax_backward:     dx = y * (dy - sum(dy * y))          (a = dy, b = y)
+//   log_softmax_backward: dx = dy - exp(y) * sum(dy)            (a = dy, b = y)
+
+layout(constant_id = 0) const uint kWorkgroupSize = 256;
+
+layout(push_constant) uniform Args {
+  uint64_t a;
+  uint64_t b;
+  uint64_t target;
+  uint64_t rows;
+  uint64_t row_length;
+  uint64_t inner;
+} args;
+
+shared float scratch[kWorkgroupSize];
+
+float combine_max(float x, float y) { return isnan(x) || x > y ? x : y; }
+
+// Reduces `value` across the workgroup with max (op 0) or + (op 1).
+float workgroup_reduce(float value, int op) {
+  uint tid = gl_LocalInvocationID.x;
+  barrier();  // scratch may still be read from the previous reduction
+  scratch[tid] = value;
+  barrier();
+  for (uint s = kWorkgroupSize / 2; s > 0; s >>= 1) {
+    if (tid < s) scratch[tid] = op == 0 ? combine_max(scratch[tid], scratch[tid + s]) : scratch[tid] + scratch[tid + s];
+    barrier();
+  }
+  return scratch[0];
+}
+
+void main() {
+  uint64_t row = uint64_t(gl_WorkGroupID.y) * gl_NumWorkGroups.x + gl_WorkGroupID.x;
+  if (row >= args.rows) return;
+  uint64_t first = (row / args.inner) * args.row_length * args.inner + row % args.inner;
+  uint tid = gl_LocalInvocationID.x;
+  uint64_t bytes = uint64_t(X_BYTES);
+#define AT(base, k) (base + (first + uint64_t(k) * args.inner) * bytes)
+
+#if defined(OP_softmax) || defined(OP_log_softmax)
+  float m = -1.0 / 0.0;
+  for (uint64_t k = tid; k < args.row_length; k += kWorkgroupSize) m = combine_max(m, X_load(AT(args.a, k)));
+  m = workgroup_reduce(m, 0);
+  float s = 0.0;
+  for (uint64_t k = tid; k < args.row_length; k += kWorkgroupSize) s += exp(X_load(AT(args.a, k)) - m);
+  s = workgroup_reduce(s, 1);
+#ifdef OP_softmax
+  float inv = 1.0 / s;
+  for (uint64_t k = tid; k < args.row_length; k += kWorkgroupSize) {
+    X_store(AT(args.target, k), exp(X_load(AT(args.a, k)) - m) * inv);
+  }
+#else
+  float shift = m + log(s);
+  for (uint64_t k = tid; k < args.row_length; k += kWorkgroupSize) X_store(AT(args.target, k), X_load(AT(args.a, k)) - shift);
+#endif
+#elif defined(OP_softmax_backward)
+  float dot = 0.0;
+  for (uint64_t k = tid; k < args.row_length; k += kWorkgroupSize) dot += X_load(AT(args.a, k)) * X_load(AT(args.b, k));
+  dot = workgroup_reduce(dot, 1);
+  for (uint64_t k = tid; k < args.row_length; k += kWorkgroupSize) {
+    X_store(AT(args.target, k), X_load(AT(args.b, k)) * (X_load(AT(args.a, k)) - dot));
+  }
+#elif defined(OP_log_softmax_backward)
+  float total = 0.0;
+  for (uint64_t k = tid; k < args.row_length; k += kWorkgroupSize) total += X_load(AT(args.a, k));
+  total = workgroup_reduce(total, 1);
+  for (uint64_t k = tid; k < args.row_length; k += kWorkgroupSize) {
+    X_store(AT(args.target, k), X_load(AT(args.a, k)) - exp(X_load(AT(args.b, k))) * total);
+  }
+#else
+#error "softmax: unknown op"
+#endif
+}
