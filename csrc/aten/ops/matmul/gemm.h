@@ -1,0 +1,13 @@
+#pragma once
+#include <ATen/core/Tensor.h>
+
+namespace torchvulkan {
+
+enum class Epilogue { none = 0, relu = 1, gelu = 2 };
+
+// out = act(alpha * a @ b + beta * bias) for 2-D [M, K] x [K, N] or batched
+// 3-D operands, any strides; `bias` (optional) is broadcast to out's shape.
+void gemm(const at::Tensor& a, const at::Tensor& b, const at::Tensor& out, const at::Tensor& bias,
+          const c10::Scalar& alpha, const c10::Scalar& beta, Epilogue epilogue = Epilogue::none);
+
+}  // namespace torchvulkan

@@ -1,0 +1,150 @@
+// mm, addmm, bmm, baddbmm and _addmm_activation: ATen's meta functions check
+// and shape; gemm() computes. linear and matmul stay PyTorch's composites and
+// land here.
+#include <ATen/core/ATen_fwd.h>
+#include <ATen/ops/_addmm_activation_meta.h>
+#include <ATen/ops/addmm_meta.h>
+#include <ATen/ops/addmv_meta.h>
+#include <ATen/ops/empty.h>
+#include <ATen/ops/baddbmm_meta.h>
+#include <ATen/ops/bmm_meta.h>
+#include <ATen/ops/mm_meta.h>
+#include <torch/library.h>
+
+#include "aten/ops/matmul/gemm.h"
+#include "aten/structured.h"
+
+namespace torchvulkan {
+namespace {
+
+namespace m = at::meta;
+using Scalar = c10::Scalar;
+
+at::Tensor mm(const at::Tensor& a, const at::Tensor& b) {
+  Functional<m::structured_mm> meta;
+  meta.meta(a, b);
+  gemm(a, b, meta.outputs_[0], {}, 1, 0);
+  return meta.outputs_[0];
+}
+at::Tensor& mm_out(const at::Tensor& a, const at::Tensor& b, at::Tensor& out) {
+  Out<m::structured_mm> meta(out);
+  meta.meta(a, b);
+  gemm(a, b, out, {}, 1, 0);
+  return out;
+}
+
+at::Tensor bmm(const at::Tensor& a, const at::Tensor& b) {
+  Functional<m::structured_bmm> meta;
+  meta.meta(a, b);
+  gemm(a, b, meta.outputs_[0], {}, 1, 0);
+  return meta.outputs_[0];
+}
+at::Tensor& bmm_out(const at::Tensor& a, const at::Tensor& b, at::Tensor& out) {
+  Out<m::structured_bmm> meta(out);
+  meta.meta(a, b);
+  gemm(a, b, out, {}, 1, 0);
+  return out;
+}
+
+// addmm / baddbmm: out = beta * self + alpha * (a @ b).
+template <class Meta>
+at::Tensor addmm_like(const at::Tensor& self, const at::Tensor& a, const at::Tensor& b, const Scalar& beta,
+                      const Scalar& alpha) {
+  Functional<Meta> meta;
+  meta.meta(self, a, b, beta, alpha);
+  gemm(a, b, meta.outputs_[0], self, alpha, beta);
+  return meta.outputs_[0];
+}
+template <class Meta>
+at::Tensor& addmm_like_out(const at::Tensor& self, const at::Tensor& a, const at::Tensor& b, const Scalar& beta,
+                           const Scalar& alpha, at::Tensor& out) {
+  Out<Meta> meta(out);
+  meta.meta(self, a, b, beta, alpha);
+  gemm(a, b, out, self, alpha, beta);
+  return out;
+}
+template <class Meta>
+at::Tensor& addmm_like_(at::Tensor& self, const at::Tensor& a, const at::Tensor& b, const Scalar& beta,
+                        const Scalar& alpha) {
+  InPlace<Meta> meta(self);
+  meta.meta(self, a, b, beta, alpha);
+  gemm(a, b, self, self, alpha, beta);  // each output element reads only its own bias element
+  return self;
+}
+
+at::Tensor addmm_activation(const at::Tensor& self, const at::Tensor& a, const at::Tensor& b, const Scalar& beta,
+                            const Scalar& alpha, bool use_gelu) {
+  Functional<m::structured__addmm_activation> meta;
+  meta.meta(self, a, b, beta, alpha, use_gelu);
+  gemm(a, b, meta.outputs_[0], self, alpha, beta, use_gelu ? Epilogue::gelu : Epilogue::relu);
+  return meta.outputs_[0];
+}
+at::Tensor& addmm_activation_out(const at::Tensor& self, const at::Tensor& a, const at::Tensor& b,
+                                 const Scalar& beta, const Scalar& alpha, bool use_gelu, at::Tensor& out) {
+  Out<m::structured__addmm_activation> meta(out);
+  meta.meta(self, a, b, beta, alpha, use_gelu);
+  gemm(a, b, out, self, alpha, beta, use_gelu ? Epilogue::gelu : Epilogue::relu);
+  return out;
+}
+
+// Vector products as [M, K] x [K, 1] products.
+at::Tensor& addmv_out(const at::Tensor& self, const at::Tensor& mat, const at::Tensor& vec, const Scalar& beta,
+                      const Scalar& alpha, at::Tensor& out) {
+  Out<m::structured_addmv> meta(out);
+  meta.meta(self, mat, vec, beta, alpha);
+  gemm(mat, vec.unsqueeze(1), out.unsqueeze(1), self.expand({mat.size(0)}).unsqueeze(1), alpha, beta);
+  return out;
+}
+at::Tensor addmv(const at::Tensor& self, const at::Tensor& mat, const at::Tensor& vec, const Scalar& beta,
+                 const Scalar& alpha) {
+  Functional<m::structured_addmv> meta;
+  meta.meta(self, mat, vec, beta, alpha);
+  at::Tensor& out = meta.outputs_[0];
+  gemm(mat, vec.unsqueeze(1), out.unsqueeze(1), self.expand({mat.size(0)}).unsqueeze(1), alpha, beta);
+  return out;
+}
+at::Tensor& addmv_(at::Tensor& self, const at::Tensor& mat, const at::Tensor& vec, const Scalar& beta,
+                   const Scalar& alpha) {
+  InPlace<m::structured_addmv> meta(self);
+  meta.meta(self, mat, vec, beta, alpha);
+  gemm(mat, vec.unsqueeze(1), self.unsqueeze(1), self.unsqueeze(1), alpha, beta);
+  return self;
+}
+
+at::Tensor dot(const at::Tensor& a, const at::Tensor& b) {
+  TORCH_CHECK(a.dim() == 1 && b.dim() == 1, "1D tensors expected, but got ", a.dim(), "D and ", b.dim(),
+              "D tensors");
+  TORCH_CHECK(a.scalar_type() == b.scalar_type(), "dot : expected both vectors to have same dtype, but found ",
+              a.scalar_type(), " and ", b.scalar_type());
+  TORCH_CHECK(a.numel() == b.numel(), "inconsistent tensor size, expected tensor [", a.numel(),
+              "] and src [", b.numel(), "] to have the same number of elements, but got ", a.numel(), " and ",
+              b.numel(), " elements respectively");
+  TORCH_CHECK(!a.is_complex(), "torchvulkan: complex dot products run through the CPU");
+  at::Tensor out = at::empty({}, a.options());
+  gemm(a.unsqueeze(0), b.unsqueeze(1), out.view({1, 1}), {}, 1, 0);
+  return out;
+}
+
+}  // namespace
+
+TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
+  m.impl("mm", mm);
+  m.impl("mm.out", mm_out);
+  m.impl("bmm", bmm);
+  m.impl("bmm.out", bmm_out);
+  m.impl("addmm", addmm_like<m::structured_addmm>);
+  m.impl("addmm.out", addmm_like_out<m::structured_addmm>);
+  m.impl("addmm_", addmm_like_<m::structured_addmm>);
+  m.impl("baddbmm", addmm_like<m::structured_baddbmm>);
+  m.impl("baddbmm.out", addmm_like_out<m::structured_baddbmm>);
+  m.impl("baddbmm_", addmm_like_<m::structured_baddbmm>);
+  m.impl("_addmm_activation", addmm_activation);
+  m.impl("_addmm_activation.out", addmm_activation_out);
+  m.impl("addmv", addmv);
+  m.impl("addmv.out", addmv_out);
+  m.impl("addmv_", addmv_);
+  m.impl("dot", dot);
+  m.impl("vdot", dot);
+}
+
+}  // namespace torchvulkan

@@ -1,0 +1,43 @@
+import pytest
+import torch
+
+from tests.opinfo import check_op, parametrize
+
+OPS = ["mm", "addmm", ("addmm", "decomposed"), "bmm", "baddbmm", "matmul", "nn.functional.linear", "mv", "addmv",
+       "dot", "vdot", "__rmatmul__"]
+
+
+@parametrize(OPS)
+def test_opinfo(op, dtype, variant, no_fallback):
+    check_op(op, dtype, variant)
+
+
+@pytest.mark.parametrize("shape", [(1, 1, 1), (5, 1, 7), (1, 9, 1), (67, 33, 129), (64, 64, 64), (3, 0, 4), (0, 3, 4)])
+def test_odd_shapes(shape, no_fallback):
+    m, k, n = shape
+    a, b = torch.randn(m, k), torch.randn(k, n)
+    torch.testing.assert_close((a.to("vulkan") @ b.to("vulkan")).cpu(), a @ b)
+
+
+def test_transposed_and_strided_operands(no_fallback):
+    a, b = torch.randn(40, 70), torch.randn(69, 40)
+    da, db = a.to("vulkan"), b.to("vulkan")
+    torch.testing.assert_close((da.t() @ db.t()).cpu(), a.t() @ b.t())
+    torch.testing.assert_close((da[::2, 1::3] @ db[1::3, ::2]).cpu(), a[::2, 1::3] @ b[1::3, ::2])
+
+
+def test_batch_broadcasting_through_matmul(no_fallback):
+    a, b = torch.randn(2, 3, 5, 6), torch.randn(6, 4)
+    torch.testing.assert_close(torch.matmul(a.to("vulkan"), b.to("vulkan")).cpu(), torch.matmul(a, b))
+
+
+def test_linear_and_matmul_gradients_match_cpu(no_fallback):
+    lin = torch.nn.Linear(12, 7)
+    x = torch.randn(5, 12)
+    grad = torch.randn(5, 7)
+    expected = torch.autograd.grad(lin(x), [lin.weight, lin.bias], grad)
+    lin_v = torch.nn.Linear(12, 7).to("vulkan")
+    lin_v.load_state_dict(lin.state_dict())
+    got = torch.autograd.grad(lin_v(x.to("vulkan")), [lin_v.weight, lin_v.bias], grad.to("vulkan"))
+    for g, e in zip(got, expected):
+        torch.testing.assert_close(g.cpu(), e)
