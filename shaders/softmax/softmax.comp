@@ -8,7 +8,7 @@
 //   softmax_backward:     dx = y * (dy - sum(dy * y))          (a = dy, b = y)
 //   log_softmax_backward: dx = dy - exp(y) * sum(dy)            (a = dy, b = y)
 
-layout(constant_id = 0) const uint kWorkgroupSize = 256;
+#include "common/workgroup.glsl"
 
 layout(push_constant) uniform Args {
   uint64_t a;
@@ -18,23 +18,6 @@ layout(push_constant) uniform Args {
   uint64_t row_length;
   uint64_t inner;
 } args;
-
-shared float scratch[kWorkgroupSize];
-
-float combine_max(float x, float y) { return isnan(x) || x > y ? x : y; }
-
-// Reduces `value` across the workgroup with max (op 0) or + (op 1).
-float workgroup_reduce(float value, int op) {
-  uint tid = gl_LocalInvocationID.x;
-  barrier();  // scratch may still be read from the previous reduction
-  scratch[tid] = value;
-  barrier();
-  for (uint s = kWorkgroupSize / 2; s > 0; s >>= 1) {
-    if (tid < s) scratch[tid] = op == 0 ? combine_max(scratch[tid], scratch[tid + s]) : scratch[tid] + scratch[tid + s];
-    barrier();
-  }
-  return scratch[0];
-}
 
 void main() {
   uint64_t row = uint64_t(gl_WorkGroupID.y) * gl_NumWorkGroups.x + gl_WorkGroupID.x;
@@ -46,11 +29,11 @@ void main() {
 
 #if defined(OP_softmax) || defined(OP_log_softmax)
   float m = -1.0 / 0.0;
-  for (uint64_t k = tid; k < args.row_length; k += kWorkgroupSize) m = combine_max(m, X_load(AT(args.a, k)));
-  m = workgroup_reduce(m, 0);
+  for (uint64_t k = tid; k < args.row_length; k += kWorkgroupSize) m = max_nan(m, X_load(AT(args.a, k)));
+  m = workgroup_max(m);
   float s = 0.0;
   for (uint64_t k = tid; k < args.row_length; k += kWorkgroupSize) s += exp(X_load(AT(args.a, k)) - m);
-  s = workgroup_reduce(s, 1);
+  s = workgroup_sum(s);
 #ifdef OP_softmax
   float inv = 1.0 / s;
   for (uint64_t k = tid; k < args.row_length; k += kWorkgroupSize) {
@@ -63,14 +46,14 @@ void main() {
 #elif defined(OP_softmax_backward)
   float dot = 0.0;
   for (uint64_t k = tid; k < args.row_length; k += kWorkgroupSize) dot += X_load(AT(args.a, k)) * X_load(AT(args.b, k));
-  dot = workgroup_reduce(dot, 1);
+  dot = workgroup_sum(dot);
   for (uint64_t k = tid; k < args.row_length; k += kWorkgroupSize) {
     X_store(AT(args.target, k), X_load(AT(args.b, k)) * (X_load(AT(args.a, k)) - dot));
   }
 #elif defined(OP_log_softmax_backward)
   float total = 0.0;
   for (uint64_t k = tid; k < args.row_length; k += kWorkgroupSize) total += X_load(AT(args.a, k));
-  total = workgroup_reduce(total, 1);
+  total = workgroup_sum(total);
   for (uint64_t k = tid; k < args.row_length; k += kWorkgroupSize) {
     X_store(AT(args.target, k), X_load(AT(args.a, k)) - exp(X_load(AT(args.b, k))) * total);
   }
