@@ -1,6 +1,7 @@
 // out = act(x), elementwise; x and out share the dtype X.
 #include "common/strided.glsl"
 #include "common/math.glsl"
+#include "activation/activation_math.glsl"
 #include "activation/activation_ops.glsl"
 
 void element(uint64_t i) { X_store(operand_address(0, i), op(X_load(operand_address(1, i)))); }

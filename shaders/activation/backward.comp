@@ -1,6 +1,8 @@
-// grad_input = op(grad_output, x), elementwise; all share the dtype X.
+// out = op(a, b), elementwise: activation backward ops and threshold; all
+// operands share the dtype X.
 #include "common/strided.glsl"
 #include "common/math.glsl"
+#include "activation/activation_math.glsl"
 #include "activation/backward_ops.glsl"
 
 void element(uint64_t i) {
