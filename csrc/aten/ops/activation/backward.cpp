@@ -55,7 +55,7 @@ Tensor mish_backward(const Tensor& grad, const Tensor& x) {
 // threshold_backward is threshold(self, threshold, 0) choosing grad.
 auto threshold_backward_kernel(const Scalar& threshold) {
   return kernel("activation_backward", "threshold", [=](auto t) {
-    return Params{scalar_bits(threshold, t), scalar_bits(0, t)};
+    return Params{opmath_bits(threshold, t), opmath_bits(0, t)};
   });
 }
 Tensor threshold_backward(const Tensor& grad, const Tensor& x, const Scalar& threshold) {

@@ -152,7 +152,7 @@ Tensor& hardtanh_out(const Tensor& x, const Scalar& min, const Scalar& max, Tens
 // threshold's iterator reads x twice: (self, other = self).
 auto threshold_kernel(const Scalar& threshold, const Scalar& value) {
   return kernel("activation_backward", "threshold", [=](auto t) {
-    return Params{scalar_bits(threshold, t), scalar_bits(value, t)};
+    return Params{opmath_bits(threshold, t), opmath_bits(value, t)};
   });
 }
 Tensor threshold(const Tensor& x, const Scalar& threshold, const Scalar& value) {
