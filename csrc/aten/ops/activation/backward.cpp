@@ -68,15 +68,15 @@ Tensor& threshold_backward_out(const Tensor& grad, const Tensor& x, const Scalar
                                                           grad_input, grad, x, threshold);
 }
 
-auto gelu_backward_kernel(std::string_view approximate) {
+auto gelu_backward_kernel(c10::string_view approximate) {
   bool tanh = at::native::get_gelutype_enum(approximate) == at::native::GeluType::Tanh;
   return kernel("activation_backward", tanh ? "gelu_tanh_backward" : "gelu_backward");
 }
-Tensor gelu_backward(const Tensor& grad, const Tensor& x, std::string_view approximate) {
+Tensor gelu_backward(const Tensor& grad, const Tensor& x, c10::string_view approximate) {
   return structured_functional<m::structured_gelu_backward>(gelu_backward_kernel(approximate), grad,
                                                             x, approximate);
 }
-Tensor& gelu_backward_out(const Tensor& grad, const Tensor& x, std::string_view approximate,
+Tensor& gelu_backward_out(const Tensor& grad, const Tensor& x, c10::string_view approximate,
                           Tensor& grad_input) {
   return structured_out<m::structured_gelu_backward>(gelu_backward_kernel(approximate), grad_input,
                                                      grad, x, approximate);

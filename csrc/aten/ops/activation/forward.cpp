@@ -73,17 +73,17 @@ Tensor& elu_out(const Tensor& x, const Scalar& alpha, const Scalar& scale,
                                            scale, input_scale);
 }
 
-auto gelu_kernel(std::string_view approximate) {
+auto gelu_kernel(c10::string_view approximate) {
   bool tanh = at::native::get_gelutype_enum(approximate) == at::native::GeluType::Tanh;
   return kernel("activation", tanh ? "gelu_tanh" : "gelu");
 }
-Tensor gelu(const Tensor& x, std::string_view approximate) {
+Tensor gelu(const Tensor& x, c10::string_view approximate) {
   return structured_functional<m::structured_gelu>(gelu_kernel(approximate), x, approximate);
 }
-Tensor& gelu_(Tensor& x, std::string_view approximate) {
+Tensor& gelu_(Tensor& x, c10::string_view approximate) {
   return structured_inplace<m::structured_gelu>(gelu_kernel(approximate), x, approximate);
 }
-Tensor& gelu_out(const Tensor& x, std::string_view approximate, Tensor& out) {
+Tensor& gelu_out(const Tensor& x, c10::string_view approximate, Tensor& out) {
   return structured_out<m::structured_gelu>(gelu_kernel(approximate), out, x, approximate);
 }
 
