@@ -5,7 +5,7 @@
 X_T op(X_T x) { return x < X_T(0) ? X_T(0) : x; }
 #elif defined(OP_leaky_relu)  // (negative_slope)
 X_T op(X_T x) { return x > X_T(0) ? x : x * X_SCALAR(0); }
-#elif defined(OP_elu)  // (alpha, scale, input_scale)
+#elif defined(OP_elu)  // (alpha, scale, input_scale); expm1 as CUDA, not the CPU's exp - 1
 X_T op(X_T x) {
   return x <= X_T(0) ? expm1_f(x * X_SCALAR(2)) * (X_SCALAR(0) * X_SCALAR(1)) : x * X_SCALAR(1);
 }
