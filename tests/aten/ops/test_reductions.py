@@ -2,7 +2,8 @@ import torch
 
 from tests.opinfo import check_op, parametrize
 
-OPS = ["sum", "mean", "prod", "amax", "amin", "any", "all"]
+OPS = ["sum", "mean", "prod", "amax", "amin", "any", "all", "argmax", "argmin", ("max", "reduction_with_dim"),
+       ("max", "reduction_no_dim"), ("min", "reduction_with_dim"), ("min", "reduction_no_dim")]
 
 
 @parametrize(OPS, variants=["functional", "out"])

@@ -53,6 +53,54 @@ uint64_t scale_bits(c10::ScalarType type, int64_t n) {
 
 }  // namespace
 
+ReduceLayout reduce_layout(const at::Tensor& input, at::OptionalIntArrayRef dims_opt, const at::Tensor& out,
+                           bool sort_reduced, int64_t parts) {
+  int64_t ndim = input.dim();
+  std::vector<bool> reduced(ndim, dims_opt.value_or(at::IntArrayRef{}).empty());
+  if (ndim > 0) {  // a 0-dim input "reduces" over dim 0 or -1 as a no-op
+    for (int64_t d : dims_opt.value_or(at::IntArrayRef{})) reduced[c10::maybe_wrap_dim(d, ndim)] = true;
+  }
+  int64_t width = input.element_size(), out_width = out.element_size();
+
+  // Output strides per input dim (0 for reduced dims), keepdim or not.
+  std::vector<int64_t> out_strides(ndim, 0);
+  bool keepdim = out.dim() == ndim;
+  for (int64_t d = 0, o = 0; d < ndim; ++d) {
+    if (keepdim) {
+      out_strides[d] = reduced[d] ? 0 : out.stride(d) * out_width;
+    } else if (!reduced[d]) {
+      out_strides[d] = out.stride(o++) * out_width;
+    }
+  }
+  std::vector<Dim> kept, red;
+  for (int64_t d = ndim - 1; d >= 0; --d) {  // innermost first
+    if (input.size(d) == 1) continue;
+    Dim dim{input.size(d), input.stride(d) * width, out_strides[d]};
+    (reduced[d] ? red : kept).push_back(dim);
+  }
+  if (sort_reduced) {
+    std::stable_sort(red.begin(), red.end(), [](const Dim& a, const Dim& b) { return a.in_stride < b.in_stride; });
+  }
+  kept = coalesce(kept);
+  red = coalesce(red);
+
+  ReduceLayout layout;
+  for (const Dim& d : kept) layout.outputs *= d.size;
+  for (const Dim& d : red) layout.reduce_size *= d.size;
+  layout.has_kept = !kept.empty();
+  layout.has_reduced = !red.empty();
+  layout.kept_stride = kept.empty() ? 0 : kept[0].in_stride;
+  layout.reduced_stride = red.empty() ? 0 : red[0].in_stride;
+  layout.meta = {layout.outputs, layout.reduce_size, parts, static_cast<int64_t>(kept.size()),
+                 static_cast<int64_t>(red.size())};
+  for (const Dim& d : kept) layout.meta.push_back(d.size);
+  for (const Dim& d : kept) layout.meta.push_back(d.in_stride);
+  for (const Dim& d : kept) layout.meta.push_back(d.out_stride);
+  for (const Dim& d : red) layout.meta.push_back(d.size);
+  for (const Dim& d : red) layout.meta.push_back(d.in_stride);
+  return layout;
+}
+
 void reduce(const at::Tensor& self, at::OptionalIntArrayRef dims_opt, const at::Tensor& out, std::string_view op) {
   bool logical = op == "any" || op == "all";
   c10::ScalarType type = logical ? c10::kBool : out.scalar_type();
@@ -63,37 +111,8 @@ void reduce(const at::Tensor& self, at::OptionalIntArrayRef dims_opt, const at::
     return;
   }
   at::Tensor input = self.scalar_type() == type ? self : self.to(type);
-  int64_t ndim = input.dim();
-  std::vector<bool> reduced(ndim, dims_opt.value_or(at::IntArrayRef{}).empty());
-  if (ndim > 0) {  // a 0-dim input "reduces" over dim 0 or -1 as a no-op
-    for (int64_t d : dims_opt.value_or(at::IntArrayRef{})) reduced[c10::maybe_wrap_dim(d, ndim)] = true;
-  }
-  int64_t width = input.element_size();
-
-  // Output strides per input dim (0 for reduced dims), keepdim or not.
-  std::vector<int64_t> out_strides(ndim, 0);
-  bool keepdim = out.dim() == ndim;
-  for (int64_t d = 0, o = 0; d < ndim; ++d) {
-    if (keepdim) {
-      out_strides[d] = reduced[d] ? 0 : out.stride(d) * width;
-    } else if (!reduced[d]) {
-      out_strides[d] = out.stride(o++) * width;
-    }
-  }
-  std::vector<Dim> kept, red;
-  for (int64_t d = ndim - 1; d >= 0; --d) {  // innermost first
-    if (input.size(d) == 1) continue;
-    Dim dim{input.size(d), input.stride(d) * width, out_strides[d]};
-    (reduced[d] ? red : kept).push_back(dim);
-  }
-  std::stable_sort(red.begin(), red.end(), [](const Dim& a, const Dim& b) { return a.in_stride < b.in_stride; });
-  kept = coalesce(kept);
-  for (Dim& d : red) d.out_stride = 0;
-  red = coalesce(red);
-
-  int64_t outputs = 1, reduce_size = 1;
-  for (const Dim& d : kept) outputs *= d.size;
-  for (const Dim& d : red) reduce_size *= d.size;
+  ReduceLayout layout = reduce_layout(input, dims_opt, out, true);
+  int64_t outputs = layout.outputs, reduce_size = layout.reduce_size;
   if (outputs == 0) return;
   if (reduce_size == 0 && op == "mean") {
     out.fill_(std::numeric_limits<double>::quiet_NaN());  // mean of nothing, as PyTorch
@@ -104,19 +123,14 @@ void reduce(const at::Tensor& self, at::OptionalIntArrayRef dims_opt, const at::
   const rt::Kernel& kernel = dev.pipelines().get("reduce." + std::string(op) + "." + dtype_name(type));
   int64_t wg = kernel.workgroup_size;
   // Consecutive outputs adjacent in memory: one invocation per output.
-  bool per_thread = !kept.empty() && (red.empty() || kept[0].in_stride < red[0].in_stride) && outputs >= 4 * wg;
+  bool per_thread = layout.has_kept && (!layout.has_reduced || layout.kept_stride < layout.reduced_stride) &&
+                    outputs >= 4 * wg;
   // Few outputs, long reductions: split each across workgroups (~1024 in all).
   int64_t parts = per_thread ? 1
                              : std::clamp<int64_t>((reduce_size + wg * 8 - 1) / (wg * 8), 1,
                                                    std::max<int64_t>(1, 1024 / outputs));
-
-  std::vector<int64_t> meta = {outputs, reduce_size, parts, static_cast<int64_t>(kept.size()),
-                               static_cast<int64_t>(red.size())};
-  for (const Dim& d : kept) meta.push_back(d.size);
-  for (const Dim& d : kept) meta.push_back(d.in_stride);
-  for (const Dim& d : kept) meta.push_back(d.out_stride);
-  for (const Dim& d : red) meta.push_back(d.size);
-  for (const Dim& d : red) meta.push_back(d.in_stride);
+  layout.meta[2] = parts;
+  std::vector<int64_t>& meta = layout.meta;
   uint32_t meta_bytes = static_cast<uint32_t>(meta.size() * sizeof(int64_t));
 
   Args args{};

@@ -2,6 +2,7 @@
 #include <ATen/core/Tensor.h>
 
 #include <string_view>
+#include <vector>
 
 namespace torchvulkan {
 
@@ -9,5 +10,19 @@ namespace torchvulkan {
 // "all"); an empty `dims` reduces everything. `out` is already shaped, with
 // the reduced dims kept as 1 or removed, and has the result dtype.
 void reduce(const at::Tensor& self, at::OptionalIntArrayRef dims, const at::Tensor& out, std::string_view op);
+
+// The kernels' description of a reduction of `input` over `dims` into `out`
+// (see shaders/reduce/reduce.comp for the words): kept dims (one output each)
+// and reduced dims, innermost first, coalesced. `sort_reduced` orders the
+// reduced dims by stride (fastest reads), which argmax must not do: its index
+// counts along the dims in order.
+struct ReduceLayout {
+  std::vector<int64_t> meta;
+  int64_t outputs = 1, reduce_size = 1;
+  int64_t kept_stride = 0, reduced_stride = 0;  // input strides of the innermost kept / reduced dim
+  bool has_kept = false, has_reduced = false;
+};
+ReduceLayout reduce_layout(const at::Tensor& input, at::OptionalIntArrayRef dims, const at::Tensor& out,
+                           bool sort_reduced, int64_t parts = 1);
 
 }  // namespace torchvulkan
