@@ -1,12 +1,15 @@
 """Op benchmarks: vulkan next to cuda (when present) in one process.
 
-Each case is timed on each device after warm-up, synchronized, as the median
-of several repetitions; bandwidth cases report GB/s (bytes read + written per
-second), latency cases microseconds per op. The last column is the vulkan
-figure relative to cuda (bandwidth: vulkan/cuda, time: cuda/vulkan, so 1.0
-means parity and higher is better for vulkan).
+Each case is timed on each device after a warm-up, synchronized, as the median
+of several repetitions. Bandwidth cases report GB/s (bytes read + written per
+second), matrix products TFLOP/s, latency cases microseconds per op. The last
+column compares vulkan with cuda so that 1.0 is parity and higher is better
+for vulkan (throughput: vulkan/cuda; latency: cuda/vulkan).
 
-    python benchmark/ops.py [--quick] [--json out.json]
+    python benchmark/ops.py [--quick] [--only elementwise,reduce,...] [--json out.json]
+
+A case whose op is not native yet is reported as such (strict mode), never
+timed through the CPU fallback.
 """
 
 import argparse
@@ -20,7 +23,6 @@ import torch
 import torchvulkan  # noqa: F401  (registers the device)
 
 MiB = 1 << 20
-# A case whose op is not native yet raises instead of timing the CPU fallback.
 os.environ["TORCHVULKAN_STRICT"] = "1"
 
 
@@ -44,109 +46,162 @@ def timeit(fn, device, reps, inner):
     return statistics.median(samples)
 
 
-def bandwidth_cases(size_bytes):
-    """(name, dtype, setup(device) -> (fn, bytes moved))."""
+def filled(shape, dtype, device, value=1.0):
+    return torch.empty(shape, dtype=dtype, device=device).fill_(value)
 
-    def elements(dtype):
-        return size_bytes // torch.tensor([], dtype=dtype).element_size()
 
+def randn(*shape, device, dtype=torch.float32):
+    """Random data made on the host, so no random kernel is needed on the device."""
+    return torch.randn(*shape, dtype=dtype).to(device)
+
+
+def elementwise_cases(size):
+    """(name, unit, setup(device) -> (fn, work))."""
     cases = []
     for dtype in (torch.float32, torch.float16, torch.bfloat16):
-        def binary(device, dtype=dtype, op=torch.add):
-            a = torch.empty(elements(dtype) // 2, dtype=dtype, device=device).fill_(1)
-            b = torch.empty_like(a).fill_(2)
-            c = torch.empty_like(a)
+        n = size // torch.tensor([], dtype=dtype).element_size()
+        short = str(dtype)[6:]
+
+        def binary(device, dtype=dtype, n=n, op=torch.add):
+            a, b, c = filled(n // 2, dtype, device), filled(n // 2, dtype, device, 2), filled(n // 2, dtype, device)
             return (lambda: op(a, b, out=c)), 3 * a.nbytes
 
-        def unary(device, dtype=dtype, op=torch.nn.functional.gelu):
-            a = torch.empty(elements(dtype), dtype=dtype, device=device).fill_(1)
-            return (lambda: op(a)), 2 * a.nbytes
+        def gelu(device, dtype=dtype, n=n):
+            a = filled(n, dtype, device)
+            return (lambda: torch.nn.functional.gelu(a)), 2 * a.nbytes
 
-        cases.append((f"add {dtype}", binary))
-        cases.append((f"mul {dtype}", lambda device, dtype=dtype: binary(device, dtype, torch.mul)))
-        cases.append((f"gelu {dtype}", unary))
-        def copy(device, dtype=dtype):
-            a = torch.empty(elements(dtype), dtype=dtype, device=device).fill_(1)
-            b = torch.empty_like(a)
+        def copy(device, dtype=dtype, n=n):
+            a, b = filled(n, dtype, device), filled(n, dtype, device)
             return (lambda: b.copy_(a)), 2 * a.nbytes
 
-        def fill(device, dtype=dtype):
-            a = torch.empty(elements(dtype), dtype=dtype, device=device)
-            return (lambda: a.fill_(2)), a.nbytes
+        cases += [(f"add {short}", "GB/s", binary),
+                  (f"mul {short}", "GB/s", lambda device, dtype=dtype, n=n: binary(device, dtype, n, torch.mul)),
+                  (f"gelu {short}", "GB/s", gelu),
+                  (f"copy {short}", "GB/s", copy)]
 
-        cases.append((f"copy {dtype}", copy))
-        cases.append((f"fill {dtype}", fill))
+    def transposed_add(device):
+        n = int((size // 8) ** 0.5)
+        a, b, c = filled((n, n), torch.float32, device), filled((n, n), torch.float32, device), filled((n, n), torch.float32, device)
+        return (lambda: torch.add(a.t(), b, out=c)), 3 * a.nbytes
 
     def convert(device):
-        a = torch.empty(elements(torch.float32), device=device).fill_(1)
+        a = filled(size // 4, torch.float32, device)
         b = torch.empty_like(a, dtype=torch.bfloat16)
         return (lambda: b.copy_(a)), a.nbytes + b.nbytes
 
-    def transposed(device):
-        n = int((size_bytes // 4) ** 0.5)
-        a = torch.empty(n, n, device=device).fill_(1)
-        b = torch.empty(n, n, device=device)
-        return (lambda: b.copy_(a.t())), 2 * a.nbytes
+    def chain(device):
+        a, b = filled(4096, torch.float32, device), filled(4096, torch.float32, device, 1e-3)
 
-    def transposed_add(device):
-        n = int((size_bytes // 8) ** 0.5)
-        a = torch.empty(n, n, device=device).fill_(1)
-        b = torch.empty(n, n, device=device).fill_(2)
-        c = torch.empty(n, n, device=device)
-        return (lambda: torch.add(a.t(), b, out=c)), 3 * a.nbytes
+        def run():
+            for _ in range(1000):
+                a.add_(b)
 
-    cases.append(("convert f32->bf16", convert))
-    cases.append(("transposed copy f32", transposed))
-    cases.append(("transposed add f32", transposed_add))
-    return cases
+        return run, 1000
+
+    return cases + [("transposed add f32", "GB/s", transposed_add), ("convert f32->bf16", "GB/s", convert),
+                    ("1000 dependent adds, 4096 f32", "us/op", chain)]
 
 
-def chain_case(device, length=1000):
-    """1000 dependent adds on 4096 floats: per-op overhead, not bandwidth."""
-    a = torch.empty(4096, device=device).fill_(1)
-    b = torch.empty_like(a).fill_(1e-3)
+def reduce_cases(size):
+    def full(op):
+        def setup(device):
+            a = filled(size // 4, torch.float32, device)
+            return (lambda: op(a)), a.nbytes
+        return setup
 
-    def run():
-        for _ in range(length):
-            a.add_(b)
+    def along(op, dim):
+        def setup(device):
+            a = filled((4096, size // 4 // 4096), torch.float32, device)
+            return (lambda: op(a, dim)), a.nbytes
+        return setup
 
-    return run, length
+    cols = size // 4 // 4096
+    cases = [("sum, all", "GB/s", full(torch.sum)), ("mean, all", "GB/s", full(torch.mean))]
+    for dim in (0, 1):
+        cases += [(f"sum 4096x{cols} dim {dim}", "GB/s", along(torch.sum, dim)),
+                  (f"mean 4096x{cols} dim {dim}", "GB/s", along(torch.mean, dim))]
+
+    def rows(op):
+        def setup(device):
+            a = randn(4096, 4096, device=device)
+            return (lambda: op(a)), 2 * a.nbytes
+        return setup
+
+    ln = lambda a: torch.nn.functional.layer_norm(a, (4096,))  # noqa: E731
+
+    def cross_entropy(device):
+        logits = randn(2048, 32000, device=device)
+        target = torch.randint(0, 32000, (2048,), device="cpu").to(device)
+        return (lambda: torch.nn.functional.cross_entropy(logits, target)), logits.nbytes
+
+    return cases + [("softmax 4096x4096", "GB/s", rows(lambda a: torch.softmax(a, -1))),
+                    ("layer_norm 4096x4096", "GB/s", rows(ln)),
+                    ("cross_entropy 2048x32000", "GB/s", cross_entropy)]
+
+
+def matmul_cases(quick):
+    sizes = (256, 512) if quick else (1024, 2048, 4096, 8192)
+    cases = []
+    for dtype in (torch.float16, torch.bfloat16, torch.float32):
+        for n in sizes:
+            def setup(device, n=n, dtype=dtype):
+                a, b = randn(n, n, device=device, dtype=dtype), randn(n, n, device=device, dtype=dtype)
+                return (lambda: a @ b), 2 * n ** 3 / 1e3  # TFLOP counted in units of 1e12 below
+            cases.append((f"gemm {n}^3 {str(dtype)[6:]}", "TFLOP/s", setup))
+
+    def attention(device):
+        q, k = randn(32, 1024, 64, device=device), randn(32, 64, 1024, device=device)
+        return (lambda: torch.bmm(q, k)), 2 * 32 * 1024 * 64 * 1024 / 1e3
+
+    return cases + [("bmm 32x1024x64x1024 f32", "TFLOP/s", attention)]
+
+
+SECTIONS = {"elementwise": elementwise_cases, "reduce": reduce_cases, "matmul": matmul_cases}
+
+
+def run_case(name, unit, setup, devices, quick):
+    figures = {}
+    reps, inner = (3, 2) if quick else (7, 10)
+    if unit == "TFLOP/s":
+        reps, inner = (3, 1) if quick else (5, 3)
+    for device in devices:
+        fn, work = setup(device)
+        seconds = timeit(fn, device, reps, 1 if unit == "us/op" else inner)
+        figures[device] = {"GB/s": work / seconds / 1e9, "TFLOP/s": work / seconds / 1e9,
+                           "us/op": seconds / work * 1e6}[unit]
+        del fn
+    if "cuda" in figures:
+        ratio = figures["cuda"] / figures["vulkan"] if unit == "us/op" else figures["vulkan"] / figures["cuda"]
+    else:
+        ratio = None
+    return figures, ratio
 
 
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true", help="small sizes, for a CPU driver")
+    parser.add_argument("--only", default=",".join(SECTIONS))
     parser.add_argument("--json")
     args = parser.parse_args()
     devices = ["vulkan"] + (["cuda"] if torch.cuda.is_available() else [])
+    torch.backends.cuda.matmul.allow_tf32 = False  # fp32 compared as fp32
     size = (4 if args.quick else 256) * MiB
-    reps, inner = (3, 2) if args.quick else (7, 10)
-    print(f"vulkan: {torch.vulkan.get_device_name()}" + (f" | cuda: {torch.cuda.get_device_name()}" if "cuda" in devices else ""))
+    print(f"vulkan: {torch.vulkan.get_device_name()}" +
+          (f" | cuda: {torch.cuda.get_device_name()}" if "cuda" in devices else ""))
     rows = []
-    header = f"{'case':28s}" + "".join(f"{d + ' GB/s':>14s}" for d in devices) + ("   vulkan/cuda" if len(devices) > 1 else "")
-    print(f"\nbandwidth, {size // MiB} MiB tensors\n" + header)
-    for name, setup in bandwidth_cases(size):
-        figures = {}
-        try:
-            for device in devices:
-                fn, nbytes = setup(device)
-                figures[device] = nbytes / timeit(fn, device, reps, inner) / 1e9
-                del fn
-        except RuntimeError as error:
-            print(f"{name:28s}  not native: {str(error).splitlines()[0][:80]}")
-            continue
-        ratio = figures["vulkan"] / figures["cuda"] if "cuda" in figures else None
-        rows.append({"case": name, "unit": "GB/s", **figures, "ratio": ratio})
-        print(f"{name:28s}" + "".join(f"{figures[d]:14.1f}" for d in devices) + (f"{ratio:14.2f}" if ratio else ""))
-
-    print("\ndependent chain of 1000 adds on 4096 floats\n" + f"{'case':28s}" + "".join(f"{d + ' us/op':>14s}" for d in devices))
-    figures = {}
-    for device in devices:
-        fn, count = chain_case(device)
-        figures[device] = timeit(fn, device, reps, 1) / count * 1e6
-    ratio = figures["cuda"] / figures["vulkan"] if "cuda" in figures else None
-    rows.append({"case": "dependent add chain", "unit": "us/op", **figures, "ratio": ratio})
-    print(f"{'dependent add chain':28s}" + "".join(f"{figures[d]:14.2f}" for d in devices) + (f"{ratio:14.2f}" if ratio else ""))
+    for section in args.only.split(","):
+        cases = SECTIONS[section](args.quick) if section == "matmul" else SECTIONS[section](size)
+        print(f"\n{section}\n{'case':34s}{'unit':>9s}" + "".join(f"{d:>12s}" for d in devices) +
+              ("   vulkan vs cuda" if len(devices) > 1 else ""))
+        for name, unit, setup in cases:
+            try:
+                figures, ratio = run_case(name, unit, setup, devices, args.quick)
+            except RuntimeError as error:
+                print(f"{name:34s}  not native: {str(error).splitlines()[0][:90]}")
+                continue
+            rows.append({"section": section, "case": name, "unit": unit, **figures, "ratio": ratio})
+            print(f"{name:34s}{unit:>9s}" + "".join(f"{figures[d]:12.4g}" for d in devices) +
+                  (f"{ratio:12.2f}" if ratio else ""), flush=True)
     if args.json:
         with open(args.json, "w") as f:
             json.dump(rows, f, indent=1)
