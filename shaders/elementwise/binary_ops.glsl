@@ -12,7 +12,16 @@ X_T op(X_T a, X_T b) { return a * b; }
 #elif defined(OP_div)
 X_T op(X_T a, X_T b) { return a / b; }
 #elif defined(OP_div_trunc) && defined(X_FLOAT)
-X_T op(X_T a, X_T b) { return trunc(a / b); }
+X_T op(X_T a, X_T b) {
+  X_T q = div_rn(a, b);
+  // ATen's vectorized kernel rounds the quotient to the 16-bit type first.
+#if defined(X_DT_BF16)
+  q = uintBitsToFloat(f32_to_bf16_bits(q) << 16);
+#elif defined(X_DT_F16)
+  q = unpackHalf2x16(f32_to_f16_bits(q)).x;
+#endif
+  return trunc(q);
+}
 #elif defined(OP_div_trunc)
 X_T op(X_T a, X_T b) { return div_trunc_x(a, b); }
 #elif defined(OP_div_floor) && defined(X_FLOAT)
@@ -57,10 +66,10 @@ X_T op(X_T a, X_T b) { return isnan(a) || isnan(b) ? a + b : min(a, b); }
 X_T op(X_T a, X_T b) { return max(a, b); }
 #elif defined(OP_minimum_int)
 X_T op(X_T a, X_T b) { return min(a, b); }
-#elif defined(OP_fmax)  // NaN loses
-X_T op(X_T a, X_T b) { return isnan(a) ? b : (isnan(b) ? a : max(a, b)); }
+#elif defined(OP_fmax)  // NaN loses; of equal values (0 and -0) a wins, as in C's fmax
+X_T op(X_T a, X_T b) { return isnan(a) ? b : (isnan(b) || !(a < b) ? a : b); }
 #elif defined(OP_fmin)
-X_T op(X_T a, X_T b) { return isnan(a) ? b : (isnan(b) ? a : min(a, b)); }
+X_T op(X_T a, X_T b) { return isnan(a) ? b : (isnan(b) || !(b < a) ? a : b); }
 #elif defined(OP_bitwise_and) && defined(X_DT_B8)
 X_T op(X_T a, X_T b) { return a && b; }
 #elif defined(OP_bitwise_or) && defined(X_DT_B8)
@@ -87,8 +96,14 @@ X_T op(X_T a, X_T b) {
 #endif
   return b < X_T(0) || b >= width ? (a < X_T(0) ? X_T(-1) : X_T(0)) : a >> b;
 }
-#elif defined(OP_atan2)
-X_T op(X_T a, X_T b) { return atan(a, b); }
+#elif defined(OP_atan2)  // GLSL leaves zeros and infinite pairs undefined; C defines them
+X_T op(X_T y, X_T x) {
+  const X_T pi = X_T(3.14159265358979323846);
+  if (isnan(y) || isnan(x)) return y + x;
+  if (y == X_T(0) && x == X_T(0)) return copysign_x(sign_bit(x) ? pi : X_T(0), y);
+  if (isinf(y) && isinf(x)) return copysign_x(x > X_T(0) ? pi / X_T(4) : X_T(3) * pi / X_T(4), y);
+  return atan2_x(y, x);
+}
 #elif defined(OP_hypot)  // scaled so that squares neither overflow nor underflow
 X_T op(X_T a, X_T b) {
   a = abs(a);
