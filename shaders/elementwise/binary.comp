@@ -1,10 +1,17 @@
 // out = op(a, b), elementwise; a, b and out share the dtype X.
 #include "common/strided.glsl"
-#include "common/math.glsl"
 #include "elementwise/binary_ops.glsl"
 
 void element(uint64_t i) {
   X_store(operand_address(0, i), op(X_load(operand_address(1, i)), X_load(operand_address(2, i))));
 }
 
-void main() { FOR_EACH_ELEMENT(element) }
+void element4(uint64_t i) {
+  X_T a[4], b[4];
+  X_load4(operand_address(1, i), a);
+  X_load4(operand_address(2, i), b);
+  for (int k = 0; k < 4; ++k) a[k] = op(a[k], b[k]);
+  X_store4(operand_address(0, i), a);
+}
+
+void main() { FOR_EACH_ELEMENT_VECTORIZED(element, element4) }

@@ -1,5 +1,8 @@
 // The op of a binary variant (OP_<name>), on X's compute type. Scalar
-// parameters (alpha, thresholds) arrive as X_SCALAR(k).
+// parameters (alpha, a lerp weight) arrive as X_SCALAR(k). Integer divisors
+// were checked on the host: the shader never sees b == 0 for an integer op.
+#include "elementwise/pointwise_math.glsl"
+
 #if defined(OP_add)
 X_T op(X_T a, X_T b) { return a + X_SCALAR(0) * b; }
 #elif defined(OP_sub)
@@ -8,11 +11,54 @@ X_T op(X_T a, X_T b) { return a - X_SCALAR(0) * b; }
 X_T op(X_T a, X_T b) { return a * b; }
 #elif defined(OP_div)
 X_T op(X_T a, X_T b) { return a / b; }
+#elif defined(OP_div_trunc) && defined(X_FLOAT)
+X_T op(X_T a, X_T b) {
+  X_T q = div_rn(a, b);
+  // ATen's vectorized kernel rounds the quotient to the 16-bit type first.
+#if defined(X_DT_BF16)
+  q = uintBitsToFloat(f32_to_bf16_bits(q) << 16);
+#elif defined(X_DT_F16)
+  q = unpackHalf2x16(f32_to_f16_bits(q)).x;
+#endif
+  return trunc(q);
+}
+#elif defined(OP_div_trunc)
+X_T op(X_T a, X_T b) { return div_trunc_x(a, b); }
+#elif defined(OP_div_floor) && defined(X_FLOAT)
+// As c10::div_floor_floating: the quotient of a - fmod(a, b), floored, and
+// rounded where that division is inexact.
+X_T op(X_T a, X_T b) {
+  if (b == X_T(0)) return a / b;
+  X_T m = fmod_x(a, b);
+  X_T q = (a - m) / b;
+  if (m != X_T(0) && (b < X_T(0)) != (m < X_T(0))) q -= X_T(1);
+  if (q == X_T(0)) return copysign_x(X_T(0), a / b);
+  X_T f = floor(q);
+  return q - f > X_T(0.5) ? f + X_T(1) : f;
+}
+#elif defined(OP_div_floor)
+X_T op(X_T a, X_T b) {
+  X_T q = div_trunc_x(a, b);
+  return (a < X_T(0)) != (b < X_T(0)) && q * b != a ? q - X_T(1) : q;
+}
+#elif defined(OP_fmod) && defined(X_FLOAT)
+X_T op(X_T a, X_T b) { return fmod_x(a, b); }
+#elif defined(OP_fmod)
+X_T op(X_T a, X_T b) { return rem_trunc_x(a, b); }
+#elif defined(OP_remainder)  // Python's %: the result takes the divisor's sign
+X_T op(X_T a, X_T b) {
+#ifdef X_FLOAT
+  X_T r = fmod_x(a, b);
+#else
+  X_T r = rem_trunc_x(a, b);
+#endif
+  return r != X_T(0) && (r < X_T(0)) != (b < X_T(0)) ? r + b : r;
+}
 #elif defined(OP_logical_or)  // bool add/mul: PyTorch's bool arithmetic
 X_T op(X_T a, X_T b) { return a || (X_SCALAR(0) && b); }
 #elif defined(OP_logical_and)
 X_T op(X_T a, X_T b) { return a && b; }
-#elif defined(OP_maximum)
+#elif defined(OP_maximum)  // NaN wins
 X_T op(X_T a, X_T b) { return isnan(a) || isnan(b) ? a + b : max(a, b); }
 #elif defined(OP_minimum)
 X_T op(X_T a, X_T b) { return isnan(a) || isnan(b) ? a + b : min(a, b); }
@@ -20,6 +66,85 @@ X_T op(X_T a, X_T b) { return isnan(a) || isnan(b) ? a + b : min(a, b); }
 X_T op(X_T a, X_T b) { return max(a, b); }
 #elif defined(OP_minimum_int)
 X_T op(X_T a, X_T b) { return min(a, b); }
+#elif defined(OP_fmax)  // NaN loses; of equal values (0 and -0) a wins, as in C's fmax
+X_T op(X_T a, X_T b) { return isnan(a) ? b : (isnan(b) || !(a < b) ? a : b); }
+#elif defined(OP_fmin)
+X_T op(X_T a, X_T b) { return isnan(a) ? b : (isnan(b) || !(b < a) ? a : b); }
+#elif defined(OP_bitwise_and) && defined(X_DT_B8)
+X_T op(X_T a, X_T b) { return a && b; }
+#elif defined(OP_bitwise_or) && defined(X_DT_B8)
+X_T op(X_T a, X_T b) { return a || b; }
+#elif defined(OP_bitwise_xor) && defined(X_DT_B8)
+X_T op(X_T a, X_T b) { return a != b; }
+#elif defined(OP_bitwise_and)
+X_T op(X_T a, X_T b) { return a & b; }
+#elif defined(OP_bitwise_or)
+X_T op(X_T a, X_T b) { return a | b; }
+#elif defined(OP_bitwise_xor)
+X_T op(X_T a, X_T b) { return a ^ b; }
+#elif defined(OP_lshift)  // shifts by a negative count or past the width give 0
+X_T op(X_T a, X_T b) {
+  // Narrow types compute in int: a count past their width still shifts in int.
+  return b < X_T(0) || b >= X_T(X_BYTES * 8) ? X_T(0) : a << b;
+}
+#elif defined(OP_rshift)  // ... and keep only the sign past the width
+X_T op(X_T a, X_T b) {
+#ifdef X_SIGNED
+  const X_T width = X_T(X_BYTES * 8 - 1);
+#else
+  const X_T width = X_T(X_BYTES * 8);
+#endif
+  return b < X_T(0) || b >= width ? (a < X_T(0) ? X_T(-1) : X_T(0)) : a >> b;
+}
+#elif defined(OP_atan2)  // GLSL leaves zeros and infinite pairs undefined; C defines them
+X_T op(X_T y, X_T x) {
+  const X_T pi = X_T(3.14159265358979323846);
+  if (isnan(y) || isnan(x)) return y + x;
+  if (y == X_T(0) && x == X_T(0)) return copysign_x(sign_bit(x) ? pi : X_T(0), y);
+  if (isinf(y) && isinf(x)) return copysign_x(x > X_T(0) ? pi / X_T(4) : X_T(3) * pi / X_T(4), y);
+  return atan2_x(y, x);
+}
+#elif defined(OP_hypot)  // scaled so that squares neither overflow nor underflow
+X_T op(X_T a, X_T b) {
+  a = abs(a);
+  b = abs(b);
+  if (isinf(a) || isinf(b)) return kInf;
+  X_T hi = max(a, b), lo = min(a, b);
+  if (isnan(a) || isnan(b)) return a + b;
+  if (hi == X_T(0)) return hi;
+  X_T r = lo / hi;
+  return hi * sqrt(X_T(1) + r * r);
+}
+#elif defined(OP_copysign)
+X_T op(X_T a, X_T b) { return copysign_x(a, b); }
+#elif defined(OP_heaviside) && defined(X_DT_B8)
+X_T op(X_T a, X_T b) { return a || b; }
+#elif defined(OP_heaviside)
+X_T op(X_T a, X_T b) { return a == X_T(0) ? b : X_T(a > X_T(0)); }
+#elif defined(OP_xlogy)
+X_T op(X_T a, X_T b) {
+  if (isnan(b)) return b;
+  return a == X_T(0) ? X_T(0) : a * log(b);
+}
+#elif defined(OP_logaddexp)
+X_T op(X_T a, X_T b) {
+  if (isinf(a) && a == b) return a;
+  return max(a, b) + log1p_x(exp(-abs(a - b)));
+}
+#elif defined(OP_logaddexp2)
+X_T op(X_T a, X_T b) {
+  if (isinf(a) && a == b) return a;
+  return max(a, b) + log1p_x(exp2(-abs(a - b))) * X_T(1.44269504088896340736);
+}
+#elif defined(OP_pow) && defined(X_FLOAT)
+X_T op(X_T a, X_T b) { return pow_x(a, b); }
+#elif defined(OP_pow)
+X_T op(X_T a, X_T b) { return powi_x(a, b); }
+#elif defined(OP_lerp)  // scalar weight; as at::lerp, exact at both ends
+X_T op(X_T a, X_T b) {
+  X_T w = X_SCALAR(0);
+  return abs(w) < X_T(0.5) ? a + w * (b - a) : b - (b - a) * (X_T(1) - w);
+}
 #else
 #error "binary: unknown op"
 #endif

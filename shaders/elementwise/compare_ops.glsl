@@ -16,6 +16,12 @@ bool op(X_T a, X_T b) { return ORD(a) <= ORD(b); }
 bool op(X_T a, X_T b) { return ORD(a) > ORD(b); }
 #elif defined(OP_ge)
 bool op(X_T a, X_T b) { return ORD(a) >= ORD(b); }
+#elif defined(OP_logical_and)  // any nonzero value (NaN too) is true
+bool op(X_T a, X_T b) { return to_bool(a) && to_bool(b); }
+#elif defined(OP_logical_or)
+bool op(X_T a, X_T b) { return to_bool(a) || to_bool(b); }
+#elif defined(OP_logical_xor)
+bool op(X_T a, X_T b) { return to_bool(a) != to_bool(b); }
 #else
 #error "compare: unknown op"
 #endif

@@ -1,6 +1,6 @@
 from tests.opinfo import check_op, parametrize
 
-OPS = ["eq", "ne", "lt", "le", "gt", "ge"]
+OPS = ["eq", "ne", "lt", "le", "gt", "ge", "logical_and", "logical_or", "logical_xor", "logical_not"]
 
 
 @parametrize(OPS)

@@ -1,0 +1,60 @@
+// Binary math on floats: atan2, hypot, copysign, xlogy, logaddexp,
+// logaddexp2 (integer inputs promote to float), and heaviside (any dtype).
+#include <ATen/ops/atan2_meta.h>
+#include <ATen/ops/copysign_meta.h>
+#include <ATen/ops/heaviside_meta.h>
+#include <ATen/ops/hypot_meta.h>
+#include <ATen/ops/logaddexp2_meta.h>
+#include <ATen/ops/logaddexp_meta.h>
+#include <ATen/ops/xlogy_meta.h>
+#include <torch/library.h>
+
+#include "aten/ops/elementwise/forms.h"
+
+namespace torchvulkan {
+namespace {
+
+#define BINARY_KERNEL(name) \
+  bool name##_kernel(at::TensorIteratorBase& iter) { return pointwise(iter, "binary", #name); }
+
+BINARY_KERNEL(atan2)
+BINARY_KERNEL(hypot)
+BINARY_KERNEL(copysign)
+BINARY_KERNEL(heaviside)
+BINARY_KERNEL(xlogy)
+BINARY_KERNEL(logaddexp)
+BINARY_KERNEL(logaddexp2)
+
+TV_BINARY_FORMS(atan2, structured_atan2, atan2_kernel)
+TV_BINARY_FORMS(hypot, structured_hypot, hypot_kernel)
+TV_BINARY_FORMS(copysign, structured_copysign_Tensor, copysign_kernel)
+TV_BINARY_FORMS(heaviside, structured_heaviside, heaviside_kernel)
+TV_BINARY_FORMS(xlogy, structured_xlogy_Tensor, xlogy_kernel)
+TV_BINARY_FUNCTIONAL_OUT(logaddexp, structured_logaddexp, logaddexp_kernel)
+TV_BINARY_FUNCTIONAL_OUT(logaddexp2, structured_logaddexp2, logaddexp2_kernel)
+
+}  // namespace
+
+TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
+  m.impl("atan2", atan2);
+  m.impl("atan2_", atan2_);
+  m.impl("atan2.out", atan2_out);
+  m.impl("hypot", hypot);
+  m.impl("hypot_", hypot_);
+  m.impl("hypot.out", hypot_out);
+  m.impl("copysign.Tensor", copysign);
+  m.impl("copysign_.Tensor", copysign_);
+  m.impl("copysign.out", copysign_out);
+  m.impl("heaviside", heaviside);
+  m.impl("heaviside_", heaviside_);
+  m.impl("heaviside.out", heaviside_out);
+  m.impl("xlogy.Tensor", xlogy);
+  m.impl("xlogy_.Tensor", xlogy_);
+  m.impl("xlogy.OutTensor", xlogy_out);
+  m.impl("logaddexp", logaddexp);
+  m.impl("logaddexp.out", logaddexp_out);
+  m.impl("logaddexp2", logaddexp2);
+  m.impl("logaddexp2.out", logaddexp2_out);
+}
+
+}  // namespace torchvulkan

@@ -1,0 +1,19 @@
+// out = op(a, b, c), elementwise; all share the dtype X.
+#include "common/strided.glsl"
+#include "elementwise/ternary_ops.glsl"
+
+void element(uint64_t i) {
+  X_T a = X_load(operand_address(1, i));
+  X_store(operand_address(0, i), op(a, X_load(operand_address(2, i)), X_load(operand_address(3, i))));
+}
+
+void element4(uint64_t i) {
+  X_T a[4], b[4], c[4];
+  X_load4(operand_address(1, i), a);
+  X_load4(operand_address(2, i), b);
+  X_load4(operand_address(3, i), c);
+  for (int k = 0; k < 4; ++k) a[k] = op(a[k], b[k], c[k]);
+  X_store4(operand_address(0, i), a);
+}
+
+void main() { FOR_EACH_ELEMENT_VECTORIZED(element, element4) }
