@@ -149,7 +149,9 @@ void launch_elementwise(std::string_view kernel, const at::TensorIteratorBase& i
   }
   // A contiguous launch needs no metadata: addresses come from the element sizes.
   uint32_t meta_bytes = (args.flags & kContiguous) ? 0 : static_cast<uint32_t>(meta.size() * sizeof(int64_t));
-  uint64_t invocations = (static_cast<uint64_t>(numel) + kPerInvocation - 1) / kPerInvocation;
+  // The vector path covers 4 elements per step, the others 1, kPerInvocation steps each.
+  uint64_t per_invocation = kPerInvocation * ((args.flags & kVector) ? 4 : 1);
+  uint64_t invocations = (static_cast<uint64_t>(numel) + per_invocation - 1) / per_invocation;
   dev.stream().dispatch(pipeline, &args, sizeof(args), meta.data(), meta_bytes, invocations, accesses);
 }
 

@@ -65,19 +65,24 @@ uint64_t operand_address(int op, uint64_t index) {
   }
 
 // The same with 4-element vector accesses when the host allows them (kVector):
-// invocation g handles elements 4g..4g+3 with element4(4g), one aligned
-// 16-byte (or 8/4-byte for narrow types) access per operand, and the tail
-// element by element. Otherwise as FOR_EACH_ELEMENT.
-#define FOR_EACH_ELEMENT_VECTORIZED(element, element4)          \
-  if ((args.flags & kVector) != 0) {                            \
-    uint64_t i = global_index() * 4;                            \
-    if (i + 3 < args.numel) {                                   \
-      element4(i);                                              \
-    } else {                                                    \
-      for (uint64_t j = i; j < args.numel; ++j) element(j);     \
-    }                                                           \
-  } else {                                                      \
-    FOR_EACH_ELEMENT(element)                                   \
+// each invocation handles kPerInvocation vectors of 4 consecutive elements,
+// a workgroup's width apart (coalesced, and several 16-byte loads in flight
+// per invocation), each with element4: one aligned 16-byte (8/4-byte for
+// narrow types) access per operand; a ragged end goes element by element.
+#define FOR_EACH_ELEMENT_VECTORIZED(element, element4)                                         \
+  if ((args.flags & kVector) != 0) {                                                           \
+    uint64_t group = uint64_t(gl_WorkGroupID.y) * gl_NumWorkGroups.x + gl_WorkGroupID.x;      \
+    uint64_t first = group * gl_WorkGroupSize.x * kPerInvocation + gl_LocalInvocationID.x;    \
+    for (uint k = 0; k < kPerInvocation; ++k) {                                                \
+      uint64_t i = (first + uint64_t(k) * gl_WorkGroupSize.x) * 4;                             \
+      if (i + 3 < args.numel) {                                                                \
+        element4(i);                                                                           \
+      } else {                                                                                 \
+        for (uint64_t j = i; j < args.numel; ++j) element(j);                                  \
+      }                                                                                        \
+    }                                                                                          \
+  } else {                                                                                     \
+    FOR_EACH_ELEMENT(element)                                                                  \
   }
 
 // Scalar parameters in the compute types.

@@ -48,6 +48,7 @@ bool beats(KEY_T v, int64_t i, KEY_T w, int64_t j) {
 }
 
 int64_t offset_of(Params p, int64_t index, int sizes, int strides, int n) {
+  if (n == 1) return index * p.v[strides];
   int64_t offset = 0;
   for (int d = 0; d < n; ++d) {
     int64_t size = p.v[sizes + d];

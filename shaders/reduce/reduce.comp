@@ -7,9 +7,10 @@
 //    reduced elements, then a tree in shared memory. With several parts each
 //    workgroup writes a partial (in the accumulator type) and a second launch
 //    (stage 1) reduces the partials: a tree across workgroups.
-//  - mode 1, one invocation per output looping over the reduced elements,
-//    for reductions over an outer dimension (consecutive outputs are then
-//    consecutive in memory, so the loads coalesce).
+//  - mode 1, one invocation per output (or per part of it, partials reduced
+//    by stage 1 as above) looping over the reduced elements, for reductions
+//    over an outer dimension (consecutive outputs are then consecutive in
+//    memory, so the loads coalesce).
 // Float sums are compensated (Kahan) in every loop.
 // (common/base.glsl comes with the variant prelude)
 
@@ -124,6 +125,7 @@ shared ACC_T scratch[kWorkgroupSize];
 
 // Byte offset of `index` over n dims: sizes at word `sizes`, strides at `strides`.
 int64_t offset_of(Params p, int64_t index, int sizes, int strides, int n) {
+  if (n == 1) return index * p.v[strides];  // the common, coalesced case: no division
   int64_t offset = 0;
   for (int d = 0; d < n; ++d) {
     int64_t size = p.v[sizes + d];
@@ -160,15 +162,22 @@ void main() {
   uint64_t group = uint64_t(gl_WorkGroupID.y) * gl_NumWorkGroups.x + gl_WorkGroupID.x;
   uint tid = gl_LocalInvocationID.x;
 
-  if (args.mode == 1) {  // one invocation per output
-    int64_t o = int64_t(group * kWorkgroupSize + tid);
-    if (o >= outputs) return;
+  if (args.mode == 1) {
+    // One invocation per (output, part): consecutive invocations take
+    // consecutive outputs (coalesced loads); each sums a `parts`-th of the
+    // reduced elements.
+    int64_t t = int64_t(group * kWorkgroupSize + tid);
+    if (t >= outputs * parts) return;
+    int64_t part = t / outputs;
+    int64_t o = t - part * outputs;
+    int64_t chunk = (reduce_size + parts - 1) / parts;
+    int64_t end = min(reduce_size, (part + 1) * chunk);
     uint64_t base = args.source + uint64_t(offset_of(p, o, 5, 5 + n_kept, n_kept));
     Acc acc = start();
-    for (int64_t r = 0; r < reduce_size; ++r) {
+    for (int64_t r = part * chunk; r < end; ++r) {
       acc = add(acc, ACC_T(X_load(base + uint64_t(offset_of(p, r, red_sizes, red_sizes + n_red, n_red)))));
     }
-    write(p, o, n_kept, acc.value, 1, 0);
+    write(p, o, n_kept, acc.value, parts, part);
     return;
   }
 

@@ -125,8 +125,11 @@ void reduce(const at::Tensor& self, at::OptionalIntArrayRef dims_opt, const at::
   // Consecutive outputs adjacent in memory: one invocation per output.
   bool per_thread = layout.has_kept && (!layout.has_reduced || layout.kept_stride < layout.reduced_stride) &&
                     outputs >= 4 * wg;
-  // Few outputs, long reductions: split each across workgroups (~1024 in all).
-  int64_t parts = per_thread ? 1
+  // Long reductions split into parts whose partials a second launch reduces:
+  // per_thread, enough invocations to fill a large GPU (~256K); otherwise
+  // ~1024 workgroups in all.
+  int64_t parts = per_thread ? std::clamp<int64_t>((256 * 1024 + outputs - 1) / outputs, 1,
+                                                   std::max<int64_t>(1, reduce_size / 32))
                              : std::clamp<int64_t>((reduce_size + wg * 8 - 1) / (wg * 8), 1,
                                                    std::max<int64_t>(1, 1024 / outputs));
   layout.meta[2] = parts;
@@ -139,9 +142,10 @@ void reduce(const at::Tensor& self, at::OptionalIntArrayRef dims_opt, const at::
   args.scale = scale_bits(type, std::max<int64_t>(reduce_size, 1));
   args.mode = per_thread ? 1 : 0;
   rt::Access read = span_of(input, false), write = span_of(out, true);
+  // per_thread: one invocation per (output, part); otherwise a workgroup each.
+  uint64_t invocations = static_cast<uint64_t>(outputs * parts) * (per_thread ? 1 : wg);
   if (parts == 1) {
     rt::Access accesses[] = {read, write};
-    uint64_t invocations = per_thread ? static_cast<uint64_t>(outputs) : static_cast<uint64_t>(outputs * wg);
     dev.stream().dispatch(kernel, &args, sizeof(args), meta.data(), meta_bytes, invocations, accesses);
     return;
   }
@@ -149,11 +153,11 @@ void reduce(const at::Tensor& self, at::OptionalIntArrayRef dims_opt, const at::
   rt::Access partial_write = span_of(partials, true), partial_read = span_of(partials, false);
   args.target = reinterpret_cast<uint64_t>(partials.data_ptr());
   rt::Access first[] = {read, partial_write};
-  dev.stream().dispatch(kernel, &args, sizeof(args), meta.data(), meta_bytes,
-                        static_cast<uint64_t>(outputs * parts * wg), first);
+  dev.stream().dispatch(kernel, &args, sizeof(args), meta.data(), meta_bytes, invocations, first);
   args.source = args.target;
   args.target = reinterpret_cast<uint64_t>(out.data_ptr());
   args.stage = 1;
+  args.mode = 0;
   rt::Access second[] = {partial_read, write};
   dev.stream().dispatch(kernel, &args, sizeof(args), meta.data(), meta_bytes, static_cast<uint64_t>(outputs * wg),
                         second);
