@@ -20,7 +20,9 @@ namespace m = at::meta;
 using Iter = at::TensorIteratorBase;
 using Mode = std::optional<c10::string_view>;
 
-bool is_bool(const Iter& iter) { return iter.common_dtype() == c10::ScalarType::Bool; }
+bool is_bool(const Iter& iter) {
+  return iter.common_dtype() == c10::ScalarType::Bool;
+}
 
 // Integer division by zero raises on the CPU; a shader cannot, so integer
 // divisors are checked on the host before the launch (floats give inf/nan).
@@ -43,17 +45,27 @@ auto sub_kernel(const c10::Scalar& alpha) {
   };
 }
 
-bool mul_kernel(Iter& iter) { return pointwise(iter, "binary", is_bool(iter) ? "logical_and" : "mul"); }
-bool div_kernel(Iter& iter) { return pointwise(iter, "binary", "div"); }
+bool mul_kernel(Iter& iter) {
+  return pointwise(iter, "binary", is_bool(iter) ? "logical_and" : "mul");
+}
+bool div_kernel(Iter& iter) {
+  return pointwise(iter, "binary", "div");
+}
 
 // An integer op that divides by input 2.
 bool dividing(Iter& iter, const char* op) {
   check_divisor(iter);
   return pointwise(iter, "binary", op);
 }
-bool div_floor_kernel(Iter& iter) { return dividing(iter, "div_floor"); }
-bool remainder_kernel(Iter& iter) { return dividing(iter, "remainder"); }
-bool fmod_kernel(Iter& iter) { return dividing(iter, "fmod"); }
+bool div_floor_kernel(Iter& iter) {
+  return dividing(iter, "div_floor");
+}
+bool remainder_kernel(Iter& iter) {
+  return dividing(iter, "remainder");
+}
+bool fmod_kernel(Iter& iter) {
+  return dividing(iter, "fmod");
+}
 
 auto div_mode_kernel(Mode mode) {
   return [mode](Iter& iter) {
@@ -105,8 +117,12 @@ TV_BINARY_FORMS(remainder, structured_remainder_Tensor, remainder_kernel)
 TV_BINARY_FORMS(fmod, structured_fmod_Tensor, fmod_kernel)
 
 // floor_divide is not structured, but its iterator is div(rounding_mode="floor")'s.
-at::Tensor floor_divide(const at::Tensor& a, const at::Tensor& b) { return div_mode(a, b, "floor"); }
-at::Tensor& floor_divide_(at::Tensor& a, const at::Tensor& b) { return div_mode_(a, b, "floor"); }
+at::Tensor floor_divide(const at::Tensor& a, const at::Tensor& b) {
+  return div_mode(a, b, "floor");
+}
+at::Tensor& floor_divide_(at::Tensor& a, const at::Tensor& b) {
+  return div_mode_(a, b, "floor");
+}
 at::Tensor& floor_divide_out(const at::Tensor& a, const at::Tensor& b, at::Tensor& out) {
   return div_mode_out(a, b, "floor", out);
 }

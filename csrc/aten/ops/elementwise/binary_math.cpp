@@ -14,8 +14,10 @@
 namespace torchvulkan {
 namespace {
 
-#define BINARY_KERNEL(name) \
-  bool name##_kernel(at::TensorIteratorBase& iter) { return pointwise(iter, "binary", #name); }
+#define BINARY_KERNEL(name)                          \
+  bool name##_kernel(at::TensorIteratorBase& iter) { \
+    return pointwise(iter, "binary", #name);         \
+  }
 
 BINARY_KERNEL(atan2)
 BINARY_KERNEL(hypot)

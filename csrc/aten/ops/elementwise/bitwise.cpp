@@ -17,12 +17,24 @@ namespace {
 namespace m = at::meta;
 using Iter = at::TensorIteratorBase;
 
-bool and_kernel(Iter& iter) { return pointwise(iter, "binary", "bitwise_and"); }
-bool or_kernel(Iter& iter) { return pointwise(iter, "binary", "bitwise_or"); }
-bool xor_kernel(Iter& iter) { return pointwise(iter, "binary", "bitwise_xor"); }
-bool lshift_kernel(Iter& iter) { return pointwise(iter, "binary", "lshift"); }
-bool rshift_kernel(Iter& iter) { return pointwise(iter, "binary", "rshift"); }
-bool not_kernel(Iter& iter) { return pointwise(iter, "scalar", "bitwise_not"); }
+bool and_kernel(Iter& iter) {
+  return pointwise(iter, "binary", "bitwise_and");
+}
+bool or_kernel(Iter& iter) {
+  return pointwise(iter, "binary", "bitwise_or");
+}
+bool xor_kernel(Iter& iter) {
+  return pointwise(iter, "binary", "bitwise_xor");
+}
+bool lshift_kernel(Iter& iter) {
+  return pointwise(iter, "binary", "lshift");
+}
+bool rshift_kernel(Iter& iter) {
+  return pointwise(iter, "binary", "rshift");
+}
+bool not_kernel(Iter& iter) {
+  return pointwise(iter, "scalar", "bitwise_not");
+}
 
 TV_BINARY_FORMS(bitwise_and, structured_bitwise_and_Tensor, and_kernel)
 TV_BINARY_FORMS(bitwise_or, structured_bitwise_or_Tensor, or_kernel)
@@ -33,7 +45,9 @@ TV_BINARY_FORMS(rshift, structured_bitwise_right_shift_Tensor, rshift_kernel)
 at::Tensor bitwise_not(const at::Tensor& x) {
   return structured_functional<m::structured_bitwise_not>(not_kernel, x);
 }
-at::Tensor& bitwise_not_(at::Tensor& x) { return structured_inplace<m::structured_bitwise_not>(not_kernel, x); }
+at::Tensor& bitwise_not_(at::Tensor& x) {
+  return structured_inplace<m::structured_bitwise_not>(not_kernel, x);
+}
 at::Tensor& bitwise_not_out(const at::Tensor& x, at::Tensor& out) {
   return structured_out<m::structured_bitwise_not>(not_kernel, out, x);
 }

@@ -1,11 +1,11 @@
 // Comparisons (eq, ne, lt, le, gt, ge against a tensor or a scalar) and the
 // logical ops (and, or, xor, not); bool out.
+#include <ATen/ops/empty.h>
 #include <ATen/ops/eq_meta.h>
 #include <ATen/ops/ge_meta.h>
 #include <ATen/ops/gt_meta.h>
 #include <ATen/ops/le_meta.h>
 #include <ATen/ops/lt_meta.h>
-#include <ATen/ops/empty.h>
 #include <ATen/ops/ne_meta.h>
 #include <torch/library.h>
 
@@ -17,25 +17,27 @@ namespace {
 
 namespace m = at::meta;
 
-#define COMPARE_FORMS(name)                                                                          \
-  bool name##_kernel(at::TensorIteratorBase& iter) { return pointwise(iter, "compare", #name, {}, true); } \
-  at::Tensor name##_tensor(const at::Tensor& a, const at::Tensor& b) {                               \
-    return structured_functional<m::structured_##name##_Tensor>(name##_kernel, a, b);                \
-  }                                                                                                  \
-  at::Tensor& name##_tensor_(at::Tensor& a, const at::Tensor& b) {                                   \
-    return structured_inplace<m::structured_##name##_Tensor>(name##_kernel, a, b);                   \
-  }                                                                                                  \
-  at::Tensor& name##_tensor_out(const at::Tensor& a, const at::Tensor& b, at::Tensor& out) {         \
-    return structured_out<m::structured_##name##_Tensor>(name##_kernel, out, a, b);                  \
-  }                                                                                                  \
-  at::Tensor name##_scalar(const at::Tensor& a, const c10::Scalar& b) {                              \
-    return structured_functional<m::structured_##name##_Scalar>(name##_kernel, a, b);                \
-  }                                                                                                  \
-  at::Tensor& name##_scalar_(at::Tensor& a, const c10::Scalar& b) {                                  \
-    return structured_inplace<m::structured_##name##_Scalar>(name##_kernel, a, b);                   \
-  }                                                                                                  \
-  at::Tensor& name##_scalar_out(const at::Tensor& a, const c10::Scalar& b, at::Tensor& out) {        \
-    return structured_out<m::structured_##name##_Scalar>(name##_kernel, out, a, b);                  \
+#define COMPARE_FORMS(name)                                                                   \
+  bool name##_kernel(at::TensorIteratorBase& iter) {                                          \
+    return pointwise(iter, "compare", #name, {}, true);                                       \
+  }                                                                                           \
+  at::Tensor name##_tensor(const at::Tensor& a, const at::Tensor& b) {                        \
+    return structured_functional<m::structured_##name##_Tensor>(name##_kernel, a, b);         \
+  }                                                                                           \
+  at::Tensor& name##_tensor_(at::Tensor& a, const at::Tensor& b) {                            \
+    return structured_inplace<m::structured_##name##_Tensor>(name##_kernel, a, b);            \
+  }                                                                                           \
+  at::Tensor& name##_tensor_out(const at::Tensor& a, const at::Tensor& b, at::Tensor& out) {  \
+    return structured_out<m::structured_##name##_Tensor>(name##_kernel, out, a, b);           \
+  }                                                                                           \
+  at::Tensor name##_scalar(const at::Tensor& a, const c10::Scalar& b) {                       \
+    return structured_functional<m::structured_##name##_Scalar>(name##_kernel, a, b);         \
+  }                                                                                           \
+  at::Tensor& name##_scalar_(at::Tensor& a, const c10::Scalar& b) {                           \
+    return structured_inplace<m::structured_##name##_Scalar>(name##_kernel, a, b);            \
+  }                                                                                           \
+  at::Tensor& name##_scalar_out(const at::Tensor& a, const c10::Scalar& b, at::Tensor& out) { \
+    return structured_out<m::structured_##name##_Scalar>(name##_kernel, out, a, b);           \
   }
 
 COMPARE_FORMS(eq)
@@ -94,8 +96,11 @@ at::Tensor& logical_not_out(const at::Tensor& x, at::Tensor& out) {
     at::native::resize_output(out, result.sizes());
     return out.copy_(result);
   }
-  at::TensorIterator iter =
-      at::TensorIteratorConfig().check_all_same_dtype(false).add_output(out).add_const_input(x).build();
+  at::TensorIterator iter = at::TensorIteratorConfig()
+                                .check_all_same_dtype(false)
+                                .add_output(out)
+                                .add_const_input(x)
+                                .build();
   launch_elementwise(std::string("logical_not.logical_not.") + dtype_name(x.scalar_type()), iter);
   return out;
 }

@@ -27,8 +27,8 @@ inline uint64_t opmath_bits(const c10::Scalar& value, c10::ScalarType type) {
     return structured_out<at::meta::Meta>(kernel, out, a, b);                         \
   }
 
-#define TV_BINARY_FORMS(name, Meta, kernel)                 \
-  TV_BINARY_FUNCTIONAL_OUT(name, Meta, kernel)              \
-  at::Tensor& name##_(at::Tensor& a, const at::Tensor& b) { \
+#define TV_BINARY_FORMS(name, Meta, kernel)                  \
+  TV_BINARY_FUNCTIONAL_OUT(name, Meta, kernel)               \
+  at::Tensor& name##_(at::Tensor& a, const at::Tensor& b) {  \
     return structured_inplace<at::meta::Meta>(kernel, a, b); \
   }

@@ -1,8 +1,13 @@
 // maximum/minimum (NaN propagates), fmax/fmin (NaN is ignored) and the clamps.
 // Bool max/min are or/and; integers need no NaN test.
-// c10/core/OptionalRef.h, which the clamp metas use, needs this but lacks it.
-#include <c10/util/Exception.h>
 
+// c10/core/OptionalRef.h, which the clamp metas include, uses the assertion
+// macros without including their header.
+// clang-format off
+#include <c10/util/Exception.h>
+// clang-format on
+
+#include <ATen/native/TypeProperties.h>
 #include <ATen/ops/clamp_max_meta.h>
 #include <ATen/ops/clamp_meta.h>
 #include <ATen/ops/clamp_min_meta.h>
@@ -10,7 +15,6 @@
 #include <ATen/ops/fmin_meta.h>
 #include <ATen/ops/maximum_meta.h>
 #include <ATen/ops/minimum_meta.h>
-#include <ATen/native/TypeProperties.h>
 #include <torch/library.h>
 
 #include <limits>
@@ -23,8 +27,12 @@ namespace {
 namespace m = at::meta;
 using Iter = at::TensorIteratorBase;
 
-bool is_bool(const Iter& iter) { return iter.common_dtype() == c10::ScalarType::Bool; }
-bool is_float(const Iter& iter) { return c10::isFloatingType(iter.common_dtype()); }
+bool is_bool(const Iter& iter) {
+  return iter.common_dtype() == c10::ScalarType::Bool;
+}
+bool is_float(const Iter& iter) {
+  return c10::isFloatingType(iter.common_dtype());
+}
 
 bool maximum_kernel(Iter& iter) {
   if (is_bool(iter)) return pointwise(iter, "binary", "logical_or", {1});
@@ -34,15 +42,21 @@ bool minimum_kernel(Iter& iter) {
   if (is_bool(iter)) return pointwise(iter, "binary", "logical_and");
   return pointwise(iter, "binary", is_float(iter) ? "minimum" : "minimum_int");
 }
-bool fmax_kernel(Iter& iter) { return is_float(iter) ? pointwise(iter, "binary", "fmax") : maximum_kernel(iter); }
-bool fmin_kernel(Iter& iter) { return is_float(iter) ? pointwise(iter, "binary", "fmin") : minimum_kernel(iter); }
+bool fmax_kernel(Iter& iter) {
+  return is_float(iter) ? pointwise(iter, "binary", "fmax") : maximum_kernel(iter);
+}
+bool fmin_kernel(Iter& iter) {
+  return is_float(iter) ? pointwise(iter, "binary", "fmin") : minimum_kernel(iter);
+}
 
 TV_BINARY_FUNCTIONAL_OUT(maximum, structured_maximum, maximum_kernel)
 TV_BINARY_FUNCTIONAL_OUT(minimum, structured_minimum, minimum_kernel)
 TV_BINARY_FUNCTIONAL_OUT(fmax, structured_fmax, fmax_kernel)
 TV_BINARY_FUNCTIONAL_OUT(fmin, structured_fmin, fmin_kernel)
 
-bool is_nan(const c10::Scalar& s) { return s.toDouble() != s.toDouble(); }
+bool is_nan(const c10::Scalar& s) {
+  return s.toDouble() != s.toDouble();
+}
 
 // Fills the output with NaN: ATen's answer to a NaN bound.
 bool fill_nan(Iter& iter) {
@@ -57,7 +71,8 @@ auto clamp_kernel(at::OptionalScalarRef lo, at::OptionalScalarRef hi) {
     c10::ScalarType type = iter.common_dtype();
     if (lo && hi) {
       if (is_nan(lo.get()) || is_nan(hi.get())) return fill_nan(iter);
-      return pointwise(iter, "scalar", "clamp", {opmath_bits(lo.get(), type), opmath_bits(hi.get(), type)});
+      return pointwise(iter, "scalar", "clamp",
+                       {opmath_bits(lo.get(), type), opmath_bits(hi.get(), type)});
     }
     if (hi) return pointwise(iter, "scalar", "clamp_max", {opmath_bits(hi.get(), type)});
     return pointwise(iter, "scalar", "clamp_min", {opmath_bits(lo.get(), type)});
@@ -88,17 +103,25 @@ auto clamp_tensor_kernel(bool has_lo, bool has_hi) {
 using OptScalar = std::optional<c10::Scalar>;
 using OptTensor = std::optional<at::Tensor>;
 
-at::OptionalScalarRef opt_ref(const OptScalar& s) { return s ? at::OptionalScalarRef(*s) : at::OptionalScalarRef(); }
-at::OptionalTensorRef opt_ref(const OptTensor& t) { return t ? at::OptionalTensorRef(*t) : at::OptionalTensorRef(); }
+at::OptionalScalarRef opt_ref(const OptScalar& s) {
+  return s ? at::OptionalScalarRef(*s) : at::OptionalScalarRef();
+}
+at::OptionalTensorRef opt_ref(const OptTensor& t) {
+  return t ? at::OptionalTensorRef(*t) : at::OptionalTensorRef();
+}
 
 at::Tensor clamp(const at::Tensor& x, const OptScalar& lo, const OptScalar& hi) {
-  return structured_functional<m::structured_clamp>(clamp_kernel(opt_ref(lo), opt_ref(hi)), x, opt_ref(lo), opt_ref(hi));
+  return structured_functional<m::structured_clamp>(clamp_kernel(opt_ref(lo), opt_ref(hi)), x,
+                                                    opt_ref(lo), opt_ref(hi));
 }
 at::Tensor& clamp_(at::Tensor& x, const OptScalar& lo, const OptScalar& hi) {
-  return structured_inplace<m::structured_clamp>(clamp_kernel(opt_ref(lo), opt_ref(hi)), x, opt_ref(lo), opt_ref(hi));
+  return structured_inplace<m::structured_clamp>(clamp_kernel(opt_ref(lo), opt_ref(hi)), x,
+                                                 opt_ref(lo), opt_ref(hi));
 }
-at::Tensor& clamp_out(const at::Tensor& x, const OptScalar& lo, const OptScalar& hi, at::Tensor& out) {
-  return structured_out<m::structured_clamp>(clamp_kernel(opt_ref(lo), opt_ref(hi)), out, x, opt_ref(lo), opt_ref(hi));
+at::Tensor& clamp_out(const at::Tensor& x, const OptScalar& lo, const OptScalar& hi,
+                      at::Tensor& out) {
+  return structured_out<m::structured_clamp>(clamp_kernel(opt_ref(lo), opt_ref(hi)), out, x,
+                                             opt_ref(lo), opt_ref(hi));
 }
 
 // structured.h casts plain tensor arguments to the common dtype; the optional
@@ -121,15 +144,19 @@ struct Bounds {
 
 at::Tensor clamp_t(const at::Tensor& x, const OptTensor& lo, const OptTensor& hi) {
   Bounds b(x, lo, hi);
-  return structured_functional<m::structured_clamp_Tensor>(b.kernel(), x, opt_ref(b.lo), opt_ref(b.hi));
+  return structured_functional<m::structured_clamp_Tensor>(b.kernel(), x, opt_ref(b.lo),
+                                                           opt_ref(b.hi));
 }
 at::Tensor& clamp_t_(at::Tensor& x, const OptTensor& lo, const OptTensor& hi) {
   Bounds b(x, lo, hi);
-  return structured_inplace<m::structured_clamp_Tensor>(b.kernel(), x, opt_ref(b.lo), opt_ref(b.hi));
+  return structured_inplace<m::structured_clamp_Tensor>(b.kernel(), x, opt_ref(b.lo),
+                                                        opt_ref(b.hi));
 }
-at::Tensor& clamp_t_out(const at::Tensor& x, const OptTensor& lo, const OptTensor& hi, at::Tensor& out) {
+at::Tensor& clamp_t_out(const at::Tensor& x, const OptTensor& lo, const OptTensor& hi,
+                        at::Tensor& out) {
   Bounds b(x, lo, hi);
-  return structured_out<m::structured_clamp_Tensor>(b.kernel(), out, x, opt_ref(b.lo), opt_ref(b.hi));
+  return structured_out<m::structured_clamp_Tensor>(b.kernel(), out, x, opt_ref(b.lo),
+                                                    opt_ref(b.hi));
 }
 
 at::Tensor clamp_min(const at::Tensor& x, const c10::Scalar& lo) {

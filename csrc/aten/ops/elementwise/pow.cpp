@@ -15,7 +15,9 @@ namespace {
 namespace m = at::meta;
 using Iter = at::TensorIteratorBase;
 
-bool pow_kernel(Iter& iter) { return pointwise(iter, "binary", "pow"); }
+bool pow_kernel(Iter& iter) {
+  return pointwise(iter, "binary", "pow");
+}
 
 // As ATen: x ** 0 is 1 and x ** 1 is x, whatever x holds (NaN too).
 auto pow_scalar_kernel(const c10::Scalar& exp) {

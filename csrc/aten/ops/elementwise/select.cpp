@@ -11,18 +11,22 @@
 namespace torchvulkan {
 namespace {
 
-at::Tensor& where_out(const at::Tensor& cond, const at::Tensor& a, const at::Tensor& b, at::Tensor& out) {
+at::Tensor& where_out(const at::Tensor& cond, const at::Tensor& a, const at::Tensor& b,
+                      at::Tensor& out) {
   c10::ScalarType dtype = at::native::result_type(a, b);
-  TORCH_CHECK(out.scalar_type() == dtype, "Expected out type to be ", dtype, " but got ", out.scalar_type());
+  TORCH_CHECK(out.scalar_type() == dtype, "Expected out type to be ", dtype, " but got ",
+              out.scalar_type());
   // As ATen: a and b take their result type, and 0-dim host tensors move to
   // the device.
   auto on_device = [&](const at::Tensor& t, c10::ScalarType type) {
     bool move = t.device() != out.device() && t.dim() == 0;
     return move || t.scalar_type() != type ? t.to(move ? out.device() : t.device(), type) : t;
   };
-  at::Tensor c = on_device(cond, cond.scalar_type() == c10::ScalarType::Byte ? c10::ScalarType::Bool : cond.scalar_type());
+  at::Tensor c = on_device(cond, cond.scalar_type() == c10::ScalarType::Byte ? c10::ScalarType::Bool
+                                                                             : cond.scalar_type());
   TORCH_CHECK(c.scalar_type() == c10::ScalarType::Bool,
-              "where expected condition to be a boolean tensor, but got a tensor with dtype ", cond.scalar_type());
+              "where expected condition to be a boolean tensor, but got a tensor with dtype ",
+              cond.scalar_type());
   at::Tensor a_ = on_device(a, dtype), b_ = on_device(b, dtype);
   at::TensorIterator iter = at::TensorIteratorConfig()
                                 .check_all_same_dtype(false)
@@ -37,18 +41,22 @@ at::Tensor& where_out(const at::Tensor& cond, const at::Tensor& a, const at::Ten
 
 at::Tensor where(const at::Tensor& cond, const at::Tensor& a, const at::Tensor& b) {
   // The result lives where the non-scalar operands do (a may be a host scalar).
-  c10::Device device = !a.device().is_cpu() ? a.device() : !b.device().is_cpu() ? b.device() : cond.device();
+  c10::Device device = !a.device().is_cpu()   ? a.device()
+                       : !b.device().is_cpu() ? b.device()
+                                              : cond.device();
   at::Tensor out = at::empty({0}, a.options().dtype(at::native::result_type(a, b)).device(device));
   return where_out(cond, a, b, out);
 }
 
 at::Tensor& masked_fill_(at::Tensor& self, const at::Tensor& mask, const c10::Scalar& value) {
   TORCH_CHECK(mask.scalar_type() == c10::ScalarType::Bool,
-              "masked_fill_ only supports boolean masks, but got mask with dtype ", mask.scalar_type());
+              "masked_fill_ only supports boolean masks, but got mask with dtype ",
+              mask.scalar_type());
   if (at::has_internal_overlap(self) == at::MemOverlap::Yes) {
-    TORCH_WARN("Use of masked_fill_ on expanded tensors is deprecated. "
-               "Please clone() the tensor before performing this operation. "
-               "This also applies to advanced indexing e.g. tensor[mask] = scalar");
+    TORCH_WARN(
+        "Use of masked_fill_ on expanded tensors is deprecated. "
+        "Please clone() the tensor before performing this operation. "
+        "This also applies to advanced indexing e.g. tensor[mask] = scalar");
   }
   at::assert_no_partial_overlap(self, mask);
   // Only elements under the mask are written: self is an output, not an input.
@@ -67,7 +75,8 @@ at::Tensor& masked_fill_(at::Tensor& self, const at::Tensor& mask, const c10::Sc
 }
 
 at::Tensor& masked_fill_tensor_(at::Tensor& self, const at::Tensor& mask, const at::Tensor& value) {
-  TORCH_CHECK(value.dim() == 0, "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with ",
+  TORCH_CHECK(value.dim() == 0,
+              "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with ",
               value.dim(), " dimension(s).");
   return masked_fill_(self, mask, value.item());
 }

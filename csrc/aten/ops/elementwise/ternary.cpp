@@ -14,17 +14,23 @@ using Iter = at::TensorIteratorBase;
 
 // The scalar weight or value travels as a kernel parameter.
 auto with_scalar(const char* family, const char* op, const c10::Scalar& s) {
-  return [=, &s](Iter& iter) { return pointwise(iter, family, op, {opmath_bits(s, iter.common_dtype())}); };
+  return [=, &s](Iter& iter) {
+    return pointwise(iter, family, op, {opmath_bits(s, iter.common_dtype())});
+  };
 }
-bool lerp_tensor_kernel(Iter& iter) { return pointwise(iter, "ternary", "lerp"); }
+bool lerp_tensor_kernel(Iter& iter) {
+  return pointwise(iter, "ternary", "lerp");
+}
 
 at::Tensor lerp_s(const at::Tensor& a, const at::Tensor& b, const c10::Scalar& w) {
-  return structured_functional<m::structured_lerp_Scalar>(with_scalar("binary", "lerp", w), a, b, w);
+  return structured_functional<m::structured_lerp_Scalar>(with_scalar("binary", "lerp", w), a, b,
+                                                          w);
 }
 at::Tensor& lerp_s_(at::Tensor& a, const at::Tensor& b, const c10::Scalar& w) {
   return structured_inplace<m::structured_lerp_Scalar>(with_scalar("binary", "lerp", w), a, b, w);
 }
-at::Tensor& lerp_s_out(const at::Tensor& a, const at::Tensor& b, const c10::Scalar& w, at::Tensor& out) {
+at::Tensor& lerp_s_out(const at::Tensor& a, const at::Tensor& b, const c10::Scalar& w,
+                       at::Tensor& out) {
   return structured_out<m::structured_lerp_Scalar>(with_scalar("binary", "lerp", w), out, a, b, w);
 }
 
@@ -34,23 +40,27 @@ at::Tensor lerp_t(const at::Tensor& a, const at::Tensor& b, const at::Tensor& w)
 at::Tensor& lerp_t_(at::Tensor& a, const at::Tensor& b, const at::Tensor& w) {
   return structured_inplace<m::structured_lerp_Tensor>(lerp_tensor_kernel, a, b, w);
 }
-at::Tensor& lerp_t_out(const at::Tensor& a, const at::Tensor& b, const at::Tensor& w, at::Tensor& out) {
+at::Tensor& lerp_t_out(const at::Tensor& a, const at::Tensor& b, const at::Tensor& w,
+                       at::Tensor& out) {
   return structured_out<m::structured_lerp_Tensor>(lerp_tensor_kernel, out, a, b, w);
 }
 
 // x + value * t1 * t2 and x + value * t1 / t2.
-#define ADDC_FORMS(name)                                                                           \
+#define ADDC_FORMS(name)                                                                          \
   at::Tensor name(const at::Tensor& x, const at::Tensor& t1, const at::Tensor& t2,                \
-                  const c10::Scalar& v) {                                                          \
-    return structured_functional<m::structured_##name>(with_scalar("ternary", #name, v), x, t1, t2, v); \
-  }                                                                                                \
+                  const c10::Scalar& v) {                                                         \
+    return structured_functional<m::structured_##name>(with_scalar("ternary", #name, v), x, t1,   \
+                                                       t2, v);                                    \
+  }                                                                                               \
   at::Tensor& name##_(at::Tensor& x, const at::Tensor& t1, const at::Tensor& t2,                  \
-                      const c10::Scalar& v) {                                                      \
-    return structured_inplace<m::structured_##name>(with_scalar("ternary", #name, v), x, t1, t2, v); \
-  }                                                                                                \
+                      const c10::Scalar& v) {                                                     \
+    return structured_inplace<m::structured_##name>(with_scalar("ternary", #name, v), x, t1, t2,  \
+                                                    v);                                           \
+  }                                                                                               \
   at::Tensor& name##_out(const at::Tensor& x, const at::Tensor& t1, const at::Tensor& t2,         \
-                         const c10::Scalar& v, at::Tensor& out) {                                  \
-    return structured_out<m::structured_##name>(with_scalar("ternary", #name, v), out, x, t1, t2, v); \
+                         const c10::Scalar& v, at::Tensor& out) {                                 \
+    return structured_out<m::structured_##name>(with_scalar("ternary", #name, v), out, x, t1, t2, \
+                                                v);                                               \
   }
 
 ADDC_FORMS(addcmul)
