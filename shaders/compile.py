@@ -95,7 +95,10 @@ void main() { bfloat16_t x = bfloat16_t(1.0); }
 }
 
 
-# Four consecutive elements as one aligned vector access, per storage type:
+# Four consecutive elements as one aligned vector access, per storage type.
+# `restrict`: an elementwise invocation reads each element before it writes
+# it, and ATen rejects partially overlapping operands, so the compiler may
+# keep several vector loads in flight across the stores.
 # (reference block, vector type, load expression of element k from `w`,
 #  store packing expression of the four computed values v[0..3]).
 def vector_code(role, dt):
@@ -103,18 +106,18 @@ def vector_code(role, dt):
     if dt in ("f32", "i32"):
         vec = "vec4" if dt == "f32" else "ivec4"
         ref = f"{role}Ref4"
-        decl = f"layout(buffer_reference, std430, buffer_reference_align = 16) buffer {ref} {{ {vec} v; }};\n"
+        decl = f"layout(buffer_reference, std430, buffer_reference_align = 16) restrict buffer {ref} {{ {vec} v; }};\n"
         load = f"{vec} w = {ref}(a).v; for (int k = 0; k < 4; ++k) v[k] = w[k];"
         store = f"{ref}(a).v = {vec}(v[0], v[1], v[2], v[3]);"
     elif dt in ("i64", "f64"):
         vec = "i64vec2" if dt == "i64" else "dvec2"
         ref = f"{role}Ref2"
-        decl = f"layout(buffer_reference, std430, buffer_reference_align = 16) buffer {ref} {{ {vec} v[2]; }};\n"
+        decl = f"layout(buffer_reference, std430, buffer_reference_align = 16) restrict buffer {ref} {{ {vec} v[2]; }};\n"
         load = f"{ref} r = {ref}(a); for (int k = 0; k < 4; ++k) v[k] = r.v[k / 2][k % 2];"
         store = f"{ref} r = {ref}(a); r.v[0] = {vec}(v[0], v[1]); r.v[1] = {vec}(v[2], v[3]);"
     elif storage in ("uint16_t", "int16_t"):
         ref = f"{role}RefU2"
-        decl = f"layout(buffer_reference, std430, buffer_reference_align = 8) buffer {ref} {{ uvec2 v; }};\n"
+        decl = f"layout(buffer_reference, std430, buffer_reference_align = 8) restrict buffer {ref} {{ uvec2 v; }};\n"
         half = {"f16": ("unpackHalf2x16(h).x", "f32_to_f16_bits(x)"),
                 "bf16": ("uintBitsToFloat(h << 16)", "f32_to_bf16_bits(x)"),
                 "i16": ("int(bitfieldExtract(int(h), 0, 16))", "uint(x) & 0xFFFFu")}[dt]
@@ -124,7 +127,7 @@ def vector_code(role, dt):
                  f"{ref}(a).v = uvec2(p[0] | (p[1] << 16), p[2] | (p[3] << 16));")
     else:  # one-byte types
         ref = f"{role}RefU1"
-        decl = f"layout(buffer_reference, std430, buffer_reference_align = 4) buffer {ref} {{ uint v; }};\n"
+        decl = f"layout(buffer_reference, std430, buffer_reference_align = 4) restrict buffer {ref} {{ uint v; }};\n"
         byte = {"b8": ("b != 0u", "uint(x ? 1 : 0)"), "u8": ("int(b)", "uint(x) & 0xFFu"),
                 "i8": ("bitfieldExtract(int(b), 0, 8)", "uint(x) & 0xFFu")}[dt]
         load = f"uint w = {ref}(a).v; for (int k = 0; k < 4; ++k) {{ uint b = (w >> (8 * k)) & 0xFFu; v[k] = {byte[0]}; }}"

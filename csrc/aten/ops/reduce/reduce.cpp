@@ -126,9 +126,10 @@ void reduce(const at::Tensor& self, at::OptionalIntArrayRef dims_opt, const at::
   bool per_thread = layout.has_kept && (!layout.has_reduced || layout.kept_stride < layout.reduced_stride) &&
                     outputs >= 4 * wg;
   // Long reductions split into parts whose partials a second launch reduces:
-  // per_thread, enough invocations to fill a large GPU (~256K); otherwise
-  // ~1024 workgroups in all.
-  int64_t parts = per_thread ? std::clamp<int64_t>((256 * 1024 + outputs - 1) / outputs, 1,
+  // per_thread, enough invocations (~2M) that many loads are in flight even
+  // though each invocation's loop is a dependent chain; otherwise ~1024
+  // workgroups in all.
+  int64_t parts = per_thread ? std::clamp<int64_t>((2048 * 1024 + outputs - 1) / outputs, 1,
                                                    std::max<int64_t>(1, reduce_size / 32))
                              : std::clamp<int64_t>((reduce_size + wg * 8 - 1) / (wg * 8), 1,
                                                    std::max<int64_t>(1, 1024 / outputs));
