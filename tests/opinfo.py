@@ -57,6 +57,8 @@ def parametrize(names, variants=VARIANTS):
 
 
 def _to_device(value):
+    if isinstance(value, (list, tuple)):  # tensor lists (cat) and index tuples
+        return type(value)(_to_device(v) for v in value)
     return value.to("vulkan") if isinstance(value, torch.Tensor) else value
 
 

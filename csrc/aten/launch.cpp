@@ -96,7 +96,7 @@ const char* dtype_name(c10::ScalarType type) {
 }
 
 void launch_elementwise(std::string_view kernel, const at::TensorIteratorBase& iter,
-                        std::array<uint64_t, 4> scalars) {
+                        std::array<uint64_t, 4> scalars, const std::vector<rt::Access>& extra) {
   int64_t numel = iter.numel();
   if (numel == 0) return;
   int ntensors = iter.ntensors();
@@ -110,7 +110,7 @@ void launch_elementwise(std::string_view kernel, const at::TensorIteratorBase& i
   args.numel = static_cast<uint64_t>(numel);
   args.ndim = static_cast<uint32_t>(ndim);
   std::copy(scalars.begin(), scalars.end(), args.scalar);
-  std::vector<rt::Access> accesses;
+  std::vector<rt::Access> accesses = extra;
   bool index32 = numel < INT32_MAX;
   for (int d = 0; d < ndim; ++d) meta[d] = iter.shape()[d];
   for (int op = 0; op < ntensors; ++op) {

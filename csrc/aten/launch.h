@@ -9,11 +9,16 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
+
+#include "runtime/stream.h"
 
 namespace torchvulkan {
 
+// `extra` lists memory the kernel touches beyond the iterator's operands
+// (a gather's whole source, a scatter's whole destination), for hazard tracking.
 void launch_elementwise(std::string_view kernel, const at::TensorIteratorBase& iter,
-                        std::array<uint64_t, 4> scalars = {});
+                        std::array<uint64_t, 4> scalars = {}, const std::vector<rt::Access>& extra = {});
 
 // A scalar as the raw bits of `type`'s compute type in the shaders (float for
 // 16-bit floats, int for narrow integers, ...), converted with PyTorch's

@@ -1,0 +1,94 @@
+// Range factories filled on the device: arange and linspace through ATen's
+// own argument checks and sizing (at::native::arange_out / linspace_out call
+// the stub kernels here), logspace from linspace's formula, eye as zeros and
+// a diagonal of ones.
+#include <ATen/Dispatch.h>
+#include <ATen/native/RangeFactories.h>
+#include <ATen/native/Resize.h>
+#include <ATen/native/TensorIterator.h>
+#include <ATen/ops/arange_native.h>
+#include <ATen/ops/empty.h>
+#include <ATen/ops/linspace_native.h>
+#include <torch/library.h>
+
+#include <bit>
+
+#include "aten/context.h"
+#include "aten/launch.h"
+
+namespace torchvulkan {
+namespace {
+
+std::string range_kernel(const char* op, c10::ScalarType type) {
+  return std::string("range.") + op + "." + dtype_name(type);
+}
+
+// The CPU computes arange in its accumulation type: int64 for integers,
+// float for 16-bit floats (float32 uses double on the CPU; float here).
+void arange_kernel(at::TensorIterator& iter, const c10::Scalar& start, const c10::Scalar& count,
+                   const c10::Scalar& step) {
+  c10::ScalarType type = iter.dtype(0);
+  c10::ScalarType compute = at::isIntegralType(type, false)       ? at::kLong
+                            : at::isReducedFloatingType(type)     ? at::kFloat
+                                                                  : type;
+  launch_elementwise(range_kernel("arange", type), iter, {scalar_bits(start, compute), scalar_bits(step, compute)});
+}
+
+// linspace: start and step in the output's own dtype, step computed on the
+// host exactly as the CPU does; integer outputs are computed in float64 (the
+// CPU's step type for them) and truncated.
+void linspace_kernel(at::TensorIterator& iter, const c10::Scalar& start, const c10::Scalar& end, int64_t steps) {
+  at::Tensor out = iter.tensor(0);
+  c10::ScalarType type = out.scalar_type();
+  if (at::isIntegralType(type, false)) {
+    bool f64 = device_for(out).caps().float64;
+    TORCH_CHECK(f64, "torchvulkan: integer linspace needs float64 support");
+    at::Tensor exact = at::empty(out.sizes(), out.options().dtype(at::kDouble));
+    auto it = at::TensorIterator::borrowing_nullary_op(exact);
+    double s = 0, e = 0;  // start and end wrap to the output dtype first, as on the CPU
+    AT_DISPATCH_INTEGRAL_TYPES(type, "linspace_vulkan", [&] {
+      s = static_cast<double>(start.to<scalar_t>());
+      e = static_cast<double>(end.to<scalar_t>());
+    });
+    linspace_kernel(it, s, e, steps);
+    out.copy_(exact);
+    return;
+  }
+  std::array<uint64_t, 4> bits{};
+  AT_DISPATCH_FLOATING_TYPES_AND2(at::kHalf, at::kBFloat16, type, "linspace_vulkan", [&] {
+    scalar_t s = start.to<scalar_t>(), e = end.to<scalar_t>();
+    scalar_t step = (e - s) / static_cast<scalar_t>(steps - 1);
+    bits = {scalar_bits(s, type), scalar_bits(step, type), scalar_bits(e, type), 0};
+  });
+  launch_elementwise(range_kernel("linspace", type), iter, bits);
+}
+
+at::Tensor& eye_out(int64_t n, int64_t m, at::Tensor& out) {
+  TORCH_CHECK(n >= 0, "n must be greater or equal to 0, got ", n);
+  TORCH_CHECK(m >= 0, "m must be greater or equal to 0, got ", m);
+  at::native::resize_output(out, {n, m});
+  out.zero_();
+  if (n > 0 && m > 0) out.diagonal().fill_(1);
+  return out;
+}
+
+at::Tensor& eye_n_out(int64_t n, at::Tensor& out) { return eye_out(n, n, out); }
+
+}  // namespace
+}  // namespace torchvulkan
+
+namespace at::native {
+REGISTER_PRIVATEUSE1_DISPATCH(arange_stub, &torchvulkan::arange_kernel)
+REGISTER_PRIVATEUSE1_DISPATCH(linspace_stub, &torchvulkan::linspace_kernel)
+}  // namespace at::native
+
+namespace torchvulkan {
+
+TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
+  m.impl("arange.start_out", static_cast<at::Tensor& (*)(const c10::Scalar&, const c10::Scalar&, const c10::Scalar&, at::Tensor&)>(at::native::arange_out));
+  m.impl("linspace.out", static_cast<at::Tensor& (*)(const c10::Scalar&, const c10::Scalar&, int64_t, at::Tensor&)>(at::native::linspace_out));
+  m.impl("eye.out", eye_n_out);
+  m.impl("eye.m_out", eye_out);
+}
+
+}  // namespace torchvulkan

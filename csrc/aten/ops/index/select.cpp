@@ -1,0 +1,89 @@
+// index_select and the embedding backward (embedding itself is ATen's
+// composite over index_select): a gather and an atomic scatter-add.
+#include <ATen/native/Resize.h>
+#include <ATen/ops/div.h>
+#include <ATen/ops/empty.h>
+#include <ATen/ops/ones.h>
+#include <ATen/ops/zeros.h>
+#include <torch/library.h>
+
+#include "aten/ops/index/kernels.h"
+
+namespace torchvulkan {
+namespace {
+
+at::Tensor& index_select_out(const at::Tensor& self, int64_t dim, const at::Tensor& index, at::Tensor& out) {
+  dim = c10::maybe_wrap_dim(dim, self.dim());
+  TORCH_CHECK_INDEX(index.dim() <= 1, "index_select(): Index is supposed to be a vector");
+  TORCH_CHECK(index.scalar_type() == at::kLong || index.scalar_type() == at::kInt,
+              "index_select(): Expected dtype int32 or int64 for index");
+  TORCH_CHECK(self.scalar_type() == out.scalar_type(), "index_select(): self and result must have the same scalar type");
+  TORCH_CHECK(self.dim() > 0 || index.numel() == 1, "index_select(): Index to scalar can have only 1 value, got ",
+              index.numel(), " value(s)");
+  std::vector<int64_t> sizes = self.sizes().vec();
+  if (self.dim() > 0) sizes[dim] = index.numel();
+  at::native::resize_output(out, sizes);
+  if (out.numel() == 0) return out;
+  at::Tensor src = self.dim() ? self : self.view({1});
+  at::Tensor dst = self.dim() ? out : out.view({1});
+  at::Tensor idx = index.to(at::kLong).reshape({-1});
+  // src and idx restrided to the output's shape: src stays put along dim,
+  // idx moves only along it.
+  std::vector<int64_t> src_strides = src.strides().vec(), idx_strides(dst.dim(), 0);
+  src_strides[dim] = 0;
+  idx_strides[dim] = idx.stride(0);
+  auto iter = index::config()
+                  .add_output(dst)
+                  .add_owned_const_input(src.as_strided(dst.sizes(), src_strides))
+                  .add_owned_const_input(idx.as_strided(dst.sizes(), idx_strides))
+                  .build();
+  index::gather(iter, src.stride(dim) * static_cast<int64_t>(src.element_size()), src.size(dim), self);
+  return out;
+}
+
+at::Tensor index_select(const at::Tensor& self, int64_t dim, const at::Tensor& index) {
+  at::Tensor out = at::empty({0}, self.options());
+  return index_select_out(self, dim, index, out);
+}
+
+// rows[idx[n]] += values[n] for values [N, D] (padding_idx rows skipped).
+void add_rows(const at::Tensor& rows, const at::Tensor& idx, const at::Tensor& values, int64_t padding_idx) {
+  int64_t n = idx.numel(), d = rows.size(1);
+  auto iter = index::config()
+                  .add_owned_output(rows.as_strided({n, d}, {0, rows.stride(1)}))
+                  .add_const_input(values)
+                  .add_owned_const_input(idx.view({n, 1}).expand({n, d}))
+                  .build();
+  std::optional<int64_t> skip = padding_idx >= 0 ? std::optional<int64_t>(padding_idx) : std::nullopt;
+  index::scatter_reduce(iter, index::Reduce::sum, rows.stride(0) * static_cast<int64_t>(rows.element_size()),
+                        rows.size(0), rows, skip);
+}
+
+at::Tensor embedding_dense_backward(const at::Tensor& grad_output, const at::Tensor& indices, int64_t num_weights,
+                                    int64_t padding_idx, bool scale_grad_by_freq) {
+  at::Tensor idx = indices.to(at::kLong).reshape({-1});
+  int64_t d = grad_output.size(-1);
+  at::Tensor grad = grad_output.reshape({idx.numel(), d});
+  at::Tensor grad_weight = at::zeros({num_weights, d}, grad_output.options());
+  if (idx.numel() == 0) return grad_weight;
+  if (scale_grad_by_freq) {
+    // Each row's gradient divided by how often its index occurs.
+    at::Tensor counts = at::zeros({num_weights, 1}, idx.options().dtype(at::kInt));
+    add_rows(counts, idx, at::ones({idx.numel(), 1}, counts.options()), padding_idx);
+    at::Tensor per_sample = at::empty({0}, counts.options());
+    index_select_out(counts, 0, idx, per_sample);
+    grad = at::div(grad, per_sample);
+  }
+  add_rows(grad_weight, idx, grad.contiguous(), padding_idx);
+  return grad_weight;
+}
+
+}  // namespace
+
+TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
+  m.impl("index_select", index_select);
+  m.impl("index_select.out", index_select_out);
+  m.impl("embedding_dense_backward", embedding_dense_backward);
+}
+
+}  // namespace torchvulkan

@@ -1,0 +1,106 @@
+// Shape ops: cat (one copy per input into its slice of the output, which also
+// converts dtypes), tril/triu, roll (ATen's formula: cat of two slices) and
+// the unfold view that repeat needs.
+#include <ATen/native/TensorShape.h>
+#include <ATen/ops/arange.h>
+#include <ATen/ops/cat.h>
+#include <ATen/ops/cat_meta.h>
+#include <ATen/ops/tril_meta.h>
+#include <ATen/ops/triu_meta.h>
+#include <ATen/ops/unfold_native.h>
+#include <torch/library.h>
+
+#include "aten/launch.h"
+#include "aten/ops/index/kernels.h"
+#include "aten/structured.h"
+
+namespace torchvulkan {
+namespace {
+
+namespace m = at::meta;
+
+void cat_into(const at::ITensorListRef& tensors, int64_t dim, const at::Tensor& out) {
+  int64_t offset = 0;
+  for (const at::Tensor& t : tensors) {
+    if (at::native::cat_should_skip_tensor(t)) continue;
+    int64_t size = t.size(dim);
+    if (size > 0) out.narrow(dim, offset, size).copy_(t);
+    offset += size;
+  }
+}
+
+at::Tensor cat(const at::ITensorListRef& tensors, int64_t dim) {
+  Functional<m::structured_cat> op;
+  auto info = op.meta(tensors, dim);
+  cat_into(tensors, info.dim, op.outputs_[0]);
+  return op.outputs_[0];
+}
+
+at::Tensor& cat_out(const at::ITensorListRef& tensors, int64_t dim, at::Tensor& out) {
+  Out<m::structured_cat> op(out);
+  auto info = op.meta(tensors, dim);
+  cat_into(tensors, info.dim, out);
+  return out;
+}
+
+// out = self where the diagonal offset col - row passes the test, else 0.
+void triangle(const char* op, const at::Tensor& self, int64_t k, const at::Tensor& out) {
+  if (out.numel() == 0) return;
+  int64_t rows = self.size(-2), cols = self.size(-1);
+  auto options = self.options().dtype(at::kLong);
+  auto iter = index::config()
+                  .add_output(out)
+                  .add_const_input(self)
+                  .add_owned_const_input(at::arange(rows, options).view({rows, 1}))
+                  .add_owned_const_input(at::arange(cols, options))
+                  .resize_outputs(false)
+                  .build();
+  launch_elementwise(std::string("tri.") + op + "." + dtype_name(out.scalar_type()), iter,
+                     {static_cast<uint64_t>(k)});
+}
+
+at::Tensor& tril_out(const at::Tensor& self, int64_t k, at::Tensor& out) {
+  Out<m::structured_tril> op(out);
+  op.meta(self, k);
+  triangle("tril", self, k, out);
+  return out;
+}
+
+at::Tensor& triu_out(const at::Tensor& self, int64_t k, at::Tensor& out) {
+  Out<m::structured_triu> op(out);
+  op.meta(self, k);
+  triangle("triu", self, k, out);
+  return out;
+}
+
+at::Tensor roll(const at::Tensor& self, at::IntArrayRef shifts, at::IntArrayRef dims) {
+  TORCH_CHECK(!shifts.empty(), "`shifts` required");
+  if (dims.empty() && shifts.size() == 1) {
+    return torchvulkan::roll(self.flatten(), shifts, {0}).view(self.sizes());
+  }
+  TORCH_CHECK(shifts.size() == dims.size(), "shifts and dimensions must align. shifts: ", shifts.size(),
+              ", dims:", dims.size());
+  if (dims.size() > 1) {
+    at::Tensor first = torchvulkan::roll(self, shifts[0], dims[0]);
+    return torchvulkan::roll(first, shifts.slice(1), dims.slice(1));
+  }
+  int64_t dim = c10::maybe_wrap_dim(dims[0], self.dim());
+  int64_t size = self.size(dim);
+  if (self.numel() == 0 || size == 0) return self.clone();
+  int64_t start = (size - shifts[0]) % size;
+  if (start < 0) start += size;
+  return at::cat({self.narrow(dim, start, size - start), self.narrow(dim, 0, start)}, dim);
+}
+
+}  // namespace
+
+TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
+  m.impl("cat", cat);
+  m.impl("cat.out", cat_out);
+  m.impl("tril.out", tril_out);
+  m.impl("triu.out", triu_out);
+  m.impl("roll", roll);
+  m.impl("unfold", at::native::unfold);
+}
+
+}  // namespace torchvulkan
