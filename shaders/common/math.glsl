@@ -1,59 +1,126 @@
-// Math the GLSL library lacks, in float (16-bit floats compute in float too).
+// Math the GLSL library lacks. The functions named m_<name> are overloaded for
+// float (16-bit floats compute in float too) and, in float64 variants, double:
+// primitives per type here and in math64.glsl, everything built on them once in
+// math_real.glsl.
+
+// glslang folds these to the IEEE infinity and quiet NaN (0x7FC00000).
+const float kInf = 1.0 / 0.0;
+const float kNaN = 0.0 / 0.0;
 
 const float kSqrt1_2 = 0.70710678118654752;
 const float kSqrt2OverPi = 0.79788456080286536;
+
+// Float primitives: the GLSL builtins where their domain is the whole line,
+// with the out-of-domain results (undefined in GLSL) pinned to C's.
+float m_exp(float x) { return exp(x); }
+float m_exp2(float x) { return exp2(x); }
+float m_log(float x) { return x < 0.0 ? kNaN : log(x); }
+float m_log2(float x) { return x < 0.0 ? kNaN : log2(x); }
+float m_atan(float x) { return isnan(x) ? x : atan(x); }  // lavapipe's atan(NaN) is 0
+
+// sin, cos and tan: drivers' builtins are approximate (NVIDIA's sin and cos
+// have ~1e-6 absolute error), so below 8192 they are reduced here: x = k pi/2
+// + r, |r| <= pi/4, with Cody-Waite's three-part pi/2 (k times the first two
+// parts is exact), then Cephes' minimax polynomials (~1 ulp).
+float reduce_pio2(float x, out int quadrant) {
+  float k = roundEven(x * 0.636619772367581343);
+  quadrant = int(k) & 3;
+  return ((x - k * 1.5703125) - k * 4.837512969970703125e-4) - k * 7.54978995489188216e-8;
+}
+
+float sin_reduced(float r) {
+  float z = r * r;
+  return r + r * z * ((-1.9515295891e-4 * z + 8.3321608736e-3) * z - 1.6666654611e-1);
+}
+
+float cos_reduced(float r) {
+  float z = r * r;
+  return 1.0 - 0.5 * z + z * z * ((2.443315711809948e-5 * z - 1.388731625493765e-3) * z + 4.166664568298827e-2);
+}
+
+float tan_reduced(float r) {
+  float z = r * r;
+  float p = 9.38540185543e-3;
+  p = p * z + 3.11992232697e-3;
+  p = p * z + 2.44301354525e-2;
+  p = p * z + 5.34112807005e-2;
+  p = p * z + 1.33387994085e-1;
+  p = p * z + 3.33331568548e-1;
+  return r + r * z * p;
+}
+
+float m_sin(float x) {
+  if (abs(x) >= 8192.0) return sin(x);
+  int q;
+  float r = reduce_pio2(x, q);
+  float v = (q & 1) == 0 ? sin_reduced(r) : cos_reduced(r);
+  return q >= 2 ? -v : v;
+}
+
+float m_cos(float x) {
+  if (abs(x) >= 8192.0) return cos(x);
+  int q;
+  float r = reduce_pio2(x, q);
+  float v = (q & 1) == 0 ? cos_reduced(r) : sin_reduced(r);
+  return (q == 1 || q == 2) ? -v : v;
+}
+
+float m_tan(float x) {
+  if (abs(x) >= 8192.0) return tan(x);
+  int q;
+  float t = tan_reduced(reduce_pio2(x, q));
+  return (q & 1) == 0 ? t : -1.0 / t;
+}
+
+// exp(x) - 1: exp(x) - 1 loses the low bits of small results, so |x| < 0.35
+// takes the Taylor series (remainder below 1e-8 relative).
+float m_expm1(float x) {
+  if (abs(x) >= 0.35) return exp(x) - 1.0;
+  float p = 1.0 / 40320.0;
+  p = p * x + 1.0 / 5040.0;
+  p = p * x + 1.0 / 720.0;
+  p = p * x + 1.0 / 120.0;
+  p = p * x + 1.0 / 24.0;
+  p = p * x + 1.0 / 6.0;
+  p = p * x + 0.5;
+  return x + x * x * p;
+}
+
+// log(1 + x): 1 + x rounds away the low bits of small x, so near 0 this uses
+// log(1 + x) = 2 atanh(s), s = x / (2 + x), whose series converges fast.
+float m_log1p(float x) {
+  if (x < -0.29 || x > 0.41) return m_log(1.0 + x);
+  float s = x / (2.0 + x);
+  float z = s * s;
+  float p = 2.0 / 11.0;
+  p = p * z + 2.0 / 9.0;
+  p = p * z + 2.0 / 7.0;
+  p = p * z + 2.0 / 5.0;
+  p = p * z + 2.0 / 3.0;
+  return 2.0 * s + s * z * p;
+}
+
+bool m_signbit(float x) { return (floatBitsToUint(x) >> 31) != 0u; }
+
+// x with the low 12 mantissa bits cleared (fdlibm's erfc splits x this way).
+float m_high_bits(float x) { return uintBitsToFloat(floatBitsToUint(x) & 0xFFFFF000u); }
+
+#define R float
+#define C(x) R(x)
+#include "common/math_real.glsl"
+#undef R
+#undef C
+
+#ifdef USES_F64
+#include "common/math64.glsl"
+#endif
 
 float sigmoid_f(float x) { return 1.0 / (1.0 + exp(-x)); }
 
 // Numerically stable log(1 + exp(x)).
 float softplus_f(float x) { return max(x, 0.0) + log(1.0 + exp(-abs(x))); }
 
-// erf: Abramowitz-Stegun 7.1.26 is too coarse for PyTorch's tolerances; this
-// is the rational approximation with max relative error ~1.2e-7 (W. J. Cody's
-// coefficients, as in many libm implementations) split at |x| = 0.84375.
-float erf_f(float x) {
-  float ax = abs(x);
-  if (ax < 0.84375) {
-    float z = x * x;
-    float p = 1.28379167095512558561e-01 + z * (-3.25042107247001499370e-01 + z * (-2.84817495755985104766e-02 +
-              z * (-5.77027029648944159157e-03 + z * -2.37630166566501626084e-05)));
-    float q = 1.0 + z * (3.97917223959155352819e-01 + z * (6.50222499887672944485e-02 +
-              z * (5.08130628187576562776e-03 + z * (1.32494738004321644526e-04 + z * -3.96022827877536812320e-06))));
-    return x + x * (p / q);
-  }
-  if (ax < 1.25) {
-    float s = ax - 1.0;
-    float p = -2.36211856075265944077e-03 + s * (4.14856118683748331666e-01 + s * (-3.72207876035701323847e-01 +
-              s * (3.18346619901161753674e-01 + s * (-1.10894694282396677476e-01 + s * (3.54783043256182359371e-02 +
-              s * -2.16637559486879084300e-03)))));
-    float q = 1.0 + s * (1.06420880400844228286e-01 + s * (5.40397917702171048937e-01 + s * (7.18286544141962662868e-02 +
-              s * (1.26171219808761642112e-01 + s * (1.36370839120290507362e-02 + s * 1.19844998467991074170e-02)))));
-    float r = 8.45062911510467529297e-01 + p / q;
-    return x >= 0.0 ? r : -r;
-  }
-  if (ax >= 6.0) return sign(x);
-  // 1 - erfc for larger |x|, erfc(x) = exp(-x^2 - 0.5625 + R/S) / x
-  float s = 1.0 / (ax * ax);
-  float r, q;
-  if (ax < 2.857142857) {
-    r = -9.86494403484714822705e-03 + s * (-6.93858572707181764372e-01 + s * (-1.05586262253232909814e+01 +
-        s * (-6.23753324503260060396e+01 + s * (-1.62396669462573470355e+02 + s * (-1.84605092906711035994e+02 +
-        s * (-8.12874355063065934246e+01 + s * -9.81432934416914548592e+00))))));
-    q = 1.0 + s * (1.96512716674392571292e+01 + s * (1.37657754143519042600e+02 + s * (4.34565877475229228821e+02 +
-        s * (6.45387271733267880336e+02 + s * (4.29008140027567833386e+02 + s * (1.08635005541779435134e+02 +
-        s * (6.57024977031928170135e+00 + s * -6.04244152148580987438e-02)))))));
-  } else {
-    r = -9.86494292470009928597e-03 + s * (-7.99283237680523006574e-01 + s * (-1.77579549177547519889e+01 +
-        s * (-1.60636384855821916062e+02 + s * (-6.37566443368389627722e+02 + s * (-1.02509513161107724954e+03 +
-        s * -4.83519191608651397019e+02)))));
-    q = 1.0 + s * (3.03380607434824582924e+01 + s * (3.25792512996573918826e+02 + s * (1.53672958608443695994e+03 +
-        s * (3.19985821950859553908e+03 + s * (2.55305040643316442583e+03 + s * (4.74528541206955367215e+02 +
-        s * -2.24409524465858183362e+01))))));
-  }
-  float z = uintBitsToFloat(floatBitsToUint(ax) & 0xFFFFF000u);
-  float e = exp(-z * z - 0.5625) * exp((z - ax) * (z + ax) + r / q) / ax;
-  return x >= 0.0 ? 1.0 - e : e - 1.0;
-}
+float erf_f(float x) { return m_erf(x); }
 
 float gelu_f(float x) { return 0.5 * x * (1.0 + erf_f(x * kSqrt1_2)); }
 float gelu_tanh_f(float x) {

@@ -1,15 +1,35 @@
-// Unary math: out = f(x). ATen's meta promotes integer inputs of float
-// functions (exp, sin, ...) to the default float dtype.
+// Unary math: out = f(x). ATen's meta promotes integer and bool inputs of
+// these functions (all but neg) to the default float dtype, so their kernels
+// see float inputs.
+#include <ATen/ops/acos_meta.h>
+#include <ATen/ops/acosh_meta.h>
+#include <ATen/ops/asin_meta.h>
+#include <ATen/ops/asinh_meta.h>
+#include <ATen/ops/atan_meta.h>
+#include <ATen/ops/atanh_meta.h>
 #include <ATen/ops/cos_meta.h>
+#include <ATen/ops/cosh_meta.h>
+#include <ATen/ops/digamma_meta.h>
 #include <ATen/ops/erf_meta.h>
+#include <ATen/ops/erfc_meta.h>
+#include <ATen/ops/erfinv_meta.h>
+#include <ATen/ops/exp2_meta.h>
 #include <ATen/ops/exp_meta.h>
+#include <ATen/ops/expm1_meta.h>
+#include <ATen/ops/lgamma_meta.h>
+#include <ATen/ops/log10_meta.h>
+#include <ATen/ops/log1p_meta.h>
+#include <ATen/ops/log2_meta.h>
 #include <ATen/ops/log_meta.h>
 #include <ATen/ops/neg_meta.h>
 #include <ATen/ops/reciprocal_meta.h>
 #include <ATen/ops/rsqrt_meta.h>
 #include <ATen/ops/sigmoid_meta.h>
 #include <ATen/ops/sin_meta.h>
+#include <ATen/ops/sinc_meta.h>
+#include <ATen/ops/sinh_meta.h>
 #include <ATen/ops/sqrt_meta.h>
+#include <ATen/ops/tan_meta.h>
 #include <ATen/ops/tanh_meta.h>
 #include <torch/library.h>
 
@@ -22,46 +42,38 @@ namespace {
 namespace m = at::meta;
 
 // Functional, in-place and out= forms of a structured unary op whose kernel is
-// the variant "unary.<op>".
-#define UNARY_FORMS(name, op)                                                                       \
-  bool name##_kernel(at::TensorIteratorBase& iter) { return pointwise(iter, "unary", op); }        \
-  at::Tensor name(const at::Tensor& x) { return structured_functional<m::structured_##name>(name##_kernel, x); } \
-  at::Tensor& name##_(at::Tensor& x) { return structured_inplace<m::structured_##name>(name##_kernel, x); }       \
-  at::Tensor& name##_out(const at::Tensor& x, at::Tensor& out) {                                   \
-    return structured_out<m::structured_##name>(name##_kernel, out, x);                            \
+// the variant "unary.<name>".
+#define UNARY_FORMS(name)                                                 \
+  bool name##_kernel(at::TensorIteratorBase& iter) {                      \
+    return pointwise(iter, "unary", #name);                               \
+  }                                                                       \
+  at::Tensor name(const at::Tensor& x) {                                  \
+    return structured_functional<m::structured_##name>(name##_kernel, x); \
+  }                                                                       \
+  at::Tensor& name##_(at::Tensor& x) {                                    \
+    return structured_inplace<m::structured_##name>(name##_kernel, x);    \
+  }                                                                       \
+  at::Tensor& name##_out(const at::Tensor& x, at::Tensor& out) {          \
+    return structured_out<m::structured_##name>(name##_kernel, out, x);   \
   }
 
-UNARY_FORMS(neg, "neg")
-UNARY_FORMS(reciprocal, "reciprocal")
-UNARY_FORMS(sqrt, "sqrt")
-UNARY_FORMS(rsqrt, "rsqrt")
-UNARY_FORMS(exp, "exp")
-UNARY_FORMS(log, "log")
-UNARY_FORMS(sin, "sin")
-UNARY_FORMS(cos, "cos")
-UNARY_FORMS(tanh, "tanh")
-UNARY_FORMS(sigmoid, "sigmoid")
-UNARY_FORMS(erf, "erf")
+#define FOR_EACH_UNARY(_)                                                                        \
+  _(neg)                                                                                         \
+  _(reciprocal) _(sqrt) _(rsqrt) _(exp) _(exp2) _(expm1) _(log) _(log2) _(log10) _(log1p) _(sin) \
+      _(cos) _(tan) _(asin) _(acos) _(atan) _(sinh) _(cosh) _(tanh) _(asinh) _(acosh) _(atanh)   \
+          _(sigmoid) _(erf) _(erfc) _(erfinv) _(lgamma) _(digamma) _(sinc)
+
+FOR_EACH_UNARY(UNARY_FORMS)
 
 }  // namespace
 
-#define REGISTER_UNARY(m, name)     \
-  m.impl(#name, name);              \
-  m.impl(#name "_", name##_);       \
+#define REGISTER_UNARY(name)  \
+  m.impl(#name, name);        \
+  m.impl(#name "_", name##_); \
   m.impl(#name ".out", name##_out);
 
 TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
-  REGISTER_UNARY(m, neg)
-  REGISTER_UNARY(m, reciprocal)
-  REGISTER_UNARY(m, sqrt)
-  REGISTER_UNARY(m, rsqrt)
-  REGISTER_UNARY(m, exp)
-  REGISTER_UNARY(m, log)
-  REGISTER_UNARY(m, sin)
-  REGISTER_UNARY(m, cos)
-  REGISTER_UNARY(m, tanh)
-  REGISTER_UNARY(m, sigmoid)
-  REGISTER_UNARY(m, erf)
+  FOR_EACH_UNARY(REGISTER_UNARY)
 }
 
 }  // namespace torchvulkan
