@@ -19,13 +19,106 @@ float m_log2(float x) { return x < 0.0 ? kNaN : log2(x); }
 float m_atan(float x) { return isnan(x) ? x : atan(x); }  // lavapipe's atan(NaN) is 0
 
 // sin, cos and tan: drivers' builtins are approximate (NVIDIA's sin and cos
-// have ~1e-6 absolute error), so below 8192 they are reduced here: x = k pi/2
-// + r, |r| <= pi/4, with Cody-Waite's three-part pi/2 (k times the first two
-// parts is exact), then Cephes' minimax polynomials (~1 ulp).
+// have ~1e-6 absolute error), so they are written out: x = k pi/2 + r,
+// |r| <= pi/4, below 8192 with Cody-Waite's three-part pi/2 (k times the
+// first two parts is exact), beyond with Payne-Hanek; then Cephes' minimax
+// polynomials (~1 ulp).
+// Payne-Hanek reduction for arguments too large for Cody-Waite: x = m 2^e
+// (m < 2^53, as m_hi:m_lo) times 2/pi, modulo 4, from the 160 bits of 2/pi
+// that matter for this e. Returns the quadrant (0..3) and, in f_hi:f_lo, the
+// fraction as a 128-bit fixed-point number in [0, 1/2], with `negative` set
+// when it is to be subtracted (the fraction was >= 1/2; the quadrant is the
+// next one).
+const uint kTwoOverPiBits[40] = uint[](  // 2/pi in binary, after 64 zero bits
+    0x00000000u, 0x00000000u, 0xA2F9836Eu, 0x4E441529u, 0xFC2757D1u, 0xF534DDC0u, 0xDB629599u,
+    0x3C439041u, 0xFE5163ABu, 0xDEBBC561u, 0xB7246E3Au, 0x424DD2E0u, 0x06492EEAu, 0x09D1921Cu,
+    0xFE1DEB1Cu, 0xB129A73Eu, 0xE88235F5u, 0x2EBB4484u, 0xE99C7026u, 0xB45F7E41u, 0x3991D639u,
+    0x835339F4u, 0x9C845F8Bu, 0xBDF9283Bu, 0x1FF897FFu, 0xDE05980Fu, 0xEF2F118Bu, 0x5A0A6D1Fu,
+    0x6D367ECFu, 0x27CB09B7u, 0x4F463F66u, 0x9E5FEA2Du, 0x7527BAC7u, 0xEBE5F17Bu, 0x3D0739F7u,
+    0x8A5292EAu, 0x6BFB5FB1u, 0x1F8D5D08u, 0x56033046u, 0xFC7B6BABu);
+
+int reduce_pio2_bits(uint m_hi, uint m_lo, int e, out bool negative, out uint64_t f_hi,
+                     out uint64_t f_lo) {
+  // Bits b_i (weight 2^-i) of 2/pi with i < e - 1 make multiples of 4; the
+  // window W starts at b_(e-1), table position e - 1 + 63, so that
+  // x 2/pi mod 4 = m W / 2^158 mod 4.
+  int p = e + 62;
+  int q = p >> 5, s = p & 31;
+  uint w[5];  // least significant first
+  for (int k = 0; k < 5; ++k) {
+    uint a = kTwoOverPiBits[q + k], b = kTwoOverPiBits[q + k + 1];
+    w[4 - k] = s == 0 ? a : (a << s) | (b >> (32 - s));
+  }
+  uint64_t acc[7] = uint64_t[](0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul);
+  for (int k = 0; k < 5; ++k) {
+    uint64_t lo = uint64_t(m_lo) * w[k], hi = uint64_t(m_hi) * w[k];
+    acc[k] += lo & 0xFFFFFFFFul;
+    acc[k + 1] += (lo >> 32) + (hi & 0xFFFFFFFFul);
+    acc[k + 2] += hi >> 32;
+  }
+  uint r[7];
+  uint64_t carry = 0ul;
+  for (int k = 0; k < 7; ++k) {
+    carry += acc[k];
+    r[k] = uint(carry);
+    carry >>= 32;
+  }
+  int quadrant = int(r[4] >> 30);
+  f_hi = (uint64_t(r[4] & 0x3FFFFFFFu) << 34) | (uint64_t(r[3]) << 2) | uint64_t(r[2] >> 30);
+  f_lo = (uint64_t(r[2] & 0x3FFFFFFFu) << 34) | (uint64_t(r[1]) << 2) | uint64_t(r[0] >> 30);
+  negative = (f_hi >> 63) != 0ul;
+  if (negative) {  // 1 - fraction, as a 128-bit two's complement
+    f_lo = ~f_lo + 1ul;
+    f_hi = ~f_hi + (f_lo == 0ul ? 1ul : 0ul);
+    quadrant = (quadrant + 1) & 3;
+  }
+  return quadrant;
+}
+
+// Leading zeros of a 64-bit value (64 for 0).
+int clz64(uint64_t v) {
+  uint hi = uint(v >> 32);
+  return hi != 0u ? 31 - findMSB(hi) : 63 - findMSB(uint(v));
+}
+
+// Shifts f_hi:f_lo left until bit 127 is set; returns the shift.
+int normalize128(inout uint64_t f_hi, inout uint64_t f_lo) {
+  int shift = 0;
+  if (f_hi == 0ul) {
+    f_hi = f_lo;
+    f_lo = 0ul;
+    shift = 64;
+  }
+  int lz = min(clz64(f_hi), 63);
+  if (lz > 0) {
+    f_hi = (f_hi << lz) | (f_lo >> (64 - lz));
+    f_lo <<= lz;
+  }
+  return shift + lz;
+}
+
+float reduce_pio2_large(float x, out int quadrant) {
+  uint bits = floatBitsToUint(abs(x));
+  bool negative;
+  uint64_t f_hi, f_lo;
+  int e = int(bits >> 23) - 150;
+  quadrant = reduce_pio2_bits(0u, (bits & 0x7FFFFFu) | 0x800000u, e, negative, f_hi, f_lo);
+  int shift = normalize128(f_hi, f_lo);
+  float r = ldexp(float(uint(f_hi >> 40)), -24 - shift) * 1.57079632679489662;
+  if (negative) r = -r;
+  if (x < 0.0) {
+    quadrant = (4 - quadrant) & 3;
+    r = -r;
+  }
+  return r;
+}
+
 float reduce_pio2(float x, out int quadrant) {
+  if (abs(x) >= 8192.0) return reduce_pio2_large(x, quadrant);
   float k = roundEven(x * 0.636619772367581343);
   quadrant = int(k) & 3;
-  return ((x - k * 1.5703125) - k * 4.837512969970703125e-4) - k * 7.54978995489188216e-8;
+  precise float r = ((x - k * 1.5703125) - k * 4.837512969970703125e-4) - k * 7.54978995489188216e-8;
+  return r;
 }
 
 float sin_reduced(float r) {
@@ -50,7 +143,7 @@ float tan_reduced(float r) {
 }
 
 float m_sin(float x) {
-  if (abs(x) >= 8192.0) return sin(x);
+  if (isinf(x)) return kNaN;
   int q;
   float r = reduce_pio2(x, q);
   float v = (q & 1) == 0 ? sin_reduced(r) : cos_reduced(r);
@@ -58,7 +151,7 @@ float m_sin(float x) {
 }
 
 float m_cos(float x) {
-  if (abs(x) >= 8192.0) return cos(x);
+  if (isinf(x)) return kNaN;
   int q;
   float r = reduce_pio2(x, q);
   float v = (q & 1) == 0 ? cos_reduced(r) : sin_reduced(r);
@@ -66,7 +159,7 @@ float m_cos(float x) {
 }
 
 float m_tan(float x) {
-  if (abs(x) >= 8192.0) return tan(x);
+  if (isinf(x)) return kNaN;
   int q;
   float t = tan_reduced(reduce_pio2(x, q));
   return (q & 1) == 0 ? t : -1.0 / t;

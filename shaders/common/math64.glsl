@@ -5,7 +5,9 @@
 
 // Vulkan does not promise a fused fma, so argument reductions use fdlibm's
 // constant splits instead: the leading parts have trailing zero bits, so k
-// times them is exact for the k that occur.
+// times them is exact for the k that occur. The reductions are `precise`:
+// compilers (Mesa's NIR, for one) may otherwise refactor a - b c - b d into
+// a - b (c + d) and lose the exactness.
 // pi/2 = _1 + _2 + _3 to ~120 bits; _1 and _2 have 33 bits each.
 const double kPio2_1 = 1.57079632673412561417e+00LF;
 const double kPio2_2 = 6.07710050630396597660e-11LF;
@@ -55,7 +57,7 @@ double m_exp(double x) {
   if (x > 709.782712893384LF) return double(kInf);
   if (x < -745.1332191019412LF) return 0.0LF;
   double k = roundEven(x * 1.4426950408889634LF);
-  double r = (x - k * kLn2Hi) - k * kLn2Lo;
+  precise double r = (x - k * kLn2Hi) - k * kLn2Lo;
   return scale2(1.0LF + expm1_reduced(r), int(k));
 }
 
@@ -108,7 +110,8 @@ double m_log(double x) {
   }
   double f = m - 1.0LF;  // exact
   double k = double(e);
-  return k * kLn2Hi + (log_ratio(f / (2.0LF + f)) + k * kLn2Lo);
+  precise double result = k * kLn2Hi + (log_ratio(f / (2.0LF + f)) + k * kLn2Lo);
+  return result;
 }
 
 double m_log2(double x) { return m_log(x) * 1.4426950408889634LF; }
@@ -120,7 +123,8 @@ double m_log1p(double x) {
   if (x <= -1.0LF) return x == -1.0LF ? -double(kInf) : double(kNaN);
   if (isinf(x)) return x;
   double u = 1.0LF + x;
-  return m_log(u) + (x - (u - 1.0LF)) / u;
+  precise double lost = x - (u - 1.0LF);
+  return m_log(u) + lost / u;
 }
 
 // sin and cos on |r| <= pi/4 (Taylor series through r^23 and r^22).
@@ -156,12 +160,30 @@ double cos_reduced(double r) {
   return 1.0LF - z * p;
 }
 
-// x = k pi/2 + r, |r| <= pi/4, and k's quadrant in 0..3 (Cody-Waite: the
-// first two products are exact for |x| < 2^20 pi/2, beyond that accuracy
-// degrades slowly; Payne-Hanek would be needed for full accuracy there).
+// x = k pi/2 + r, |r| <= pi/4, and k's quadrant in 0..3: Cody-Waite below
+// 1e6 (the first two products are exact for |x| < 2^20 pi/2), Payne-Hanek
+// beyond.
 double reduce_pio2(double x, out int quadrant) {
+  if (abs(x) >= 1.0e6LF) {  // Payne-Hanek (math.glsl)
+    uvec2 words = unpackDouble2x32(abs(x));
+    bool negative;
+    uint64_t f_hi, f_lo;
+    int e = int(words.y >> 20) - 1075;
+    quadrant = reduce_pio2_bits((words.y & 0xFFFFFu) | 0x100000u, words.x, e, negative, f_hi, f_lo);
+    int shift = normalize128(f_hi, f_lo);
+    // The fraction as an exact 53-bit head and a rounded tail, times pi/2.
+    uint64_t tail = ((f_hi & 0x7FFul) << 53) | (f_lo >> 11);
+    double f = ldexp(double(f_hi >> 11), -53 - shift) + ldexp(double(tail), -117 - shift);
+    double r = f * kPio2 + f * kPio2Lo;
+    if (negative) r = -r;
+    if (x < 0.0LF) {
+      quadrant = (4 - quadrant) & 3;
+      r = -r;
+    }
+    return r;
+  }
   double k = roundEven(x * 0.6366197723675814LF);
-  double r = ((x - k * kPio2_1) - k * kPio2_2) - k * kPio2_3;
+  precise double r = ((x - k * kPio2_1) - k * kPio2_2) - k * kPio2_3;
   quadrant = int(k - 4.0LF * floor(0.25LF * k));
   return r;
 }

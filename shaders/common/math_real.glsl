@@ -138,7 +138,8 @@ R erfc_tail(R a) {  // erfc(a) for a in [1.25, 28)
   // exp(-a^2) split as exp(-z^2) exp((z - a)(z + a)) with z = a's high bits, so
   // the square is exact.
   R z = m_high_bits(a);
-  return m_exp(-z * z - C(0.5625LF)) * m_exp((z - a) * (z + a) + r / q) / a;
+  precise R rest = (z - a) * (z + a) + r / q;
+  return m_exp(-z * z - C(0.5625LF)) * m_exp(rest) / a;
 }
 
 R m_erf(R x) {
