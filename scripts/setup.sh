@@ -25,7 +25,7 @@ fi
 [ -x .venv/bin/python ] || "${PYTHON:-python3}" -m venv .venv
 .venv/bin/python -m pip install -q --upgrade pip
 .venv/bin/python -m pip install -q "${TORCH_SPEC:-torch==2.13.0}"
-.venv/bin/python -m pip install -q scikit-build-core setuptools-scm pytest numpy expecttest hypothesis
+.venv/bin/python -m pip install -q scikit-build-core setuptools-scm pytest numpy expecttest hypothesis scikit-learn tqdm
 .venv/bin/python -m pip install -q --no-build-isolation -e .
 .venv/bin/python -c "import torchvulkan as tv; print('setup: torchvulkan', tv.__version__, '->',
   tv.get_device_name() if tv.is_available() else 'no Vulkan device')"
