@@ -8,7 +8,18 @@
 //   softmax_backward:     dx = y * (dy - sum(dy * y))          (a = dy, b = y)
 //   log_softmax_backward: dx = dy - exp(y) * sum(dy)            (a = dy, b = y)
 
+#ifdef X_DT_F64
+#define WG_T double
+#define ACC_T double
+#define EXP m_exp  // double exp/log from common/math64.glsl (GLSL has none)
+#define LOG m_log
+#else
+#define ACC_T float
+#define EXP exp
+#define LOG log
+#endif
 #include "common/workgroup.glsl"
+#include "common/math.glsl"
 
 layout(push_constant) uniform Args {
   uint64_t a;
@@ -28,34 +39,34 @@ void main() {
 #define AT(base, k) (base + (first + uint64_t(k) * args.inner) * bytes)
 
 #if defined(OP_softmax) || defined(OP_log_softmax)
-  float m = -1.0 / 0.0;
+  ACC_T m = ACC_T(-1.0 / 0.0);
   for (uint64_t k = tid; k < args.row_length; k += kWorkgroupSize) m = max_nan(m, X_load(AT(args.a, k)));
   m = workgroup_max(m);
-  float s = 0.0;
-  for (uint64_t k = tid; k < args.row_length; k += kWorkgroupSize) s += exp(X_load(AT(args.a, k)) - m);
+  ACC_T s = 0.0;
+  for (uint64_t k = tid; k < args.row_length; k += kWorkgroupSize) s += EXP(X_load(AT(args.a, k)) - m);
   s = workgroup_sum(s);
 #ifdef OP_softmax
-  float inv = 1.0 / s;
+  ACC_T inv = 1.0 / s;
   for (uint64_t k = tid; k < args.row_length; k += kWorkgroupSize) {
-    X_store(AT(args.target, k), exp(X_load(AT(args.a, k)) - m) * inv);
+    X_store(AT(args.target, k), EXP(X_load(AT(args.a, k)) - m) * inv);
   }
 #else
-  float shift = m + log(s);
+  ACC_T shift = m + LOG(s);
   for (uint64_t k = tid; k < args.row_length; k += kWorkgroupSize) X_store(AT(args.target, k), X_load(AT(args.a, k)) - shift);
 #endif
 #elif defined(OP_softmax_backward)
-  float dot = 0.0;
+  ACC_T dot = 0.0;
   for (uint64_t k = tid; k < args.row_length; k += kWorkgroupSize) dot += X_load(AT(args.a, k)) * X_load(AT(args.b, k));
   dot = workgroup_sum(dot);
   for (uint64_t k = tid; k < args.row_length; k += kWorkgroupSize) {
     X_store(AT(args.target, k), X_load(AT(args.b, k)) * (X_load(AT(args.a, k)) - dot));
   }
 #elif defined(OP_log_softmax_backward)
-  float total = 0.0;
+  ACC_T total = 0.0;
   for (uint64_t k = tid; k < args.row_length; k += kWorkgroupSize) total += X_load(AT(args.a, k));
   total = workgroup_sum(total);
   for (uint64_t k = tid; k < args.row_length; k += kWorkgroupSize) {
-    X_store(AT(args.target, k), X_load(AT(args.a, k)) - exp(X_load(AT(args.b, k))) * total);
+    X_store(AT(args.target, k), X_load(AT(args.a, k)) - EXP(X_load(AT(args.b, k))) * total);
   }
 #else
 #error "softmax: unknown op"
