@@ -144,3 +144,10 @@ at::Tensor& structured_out(Kernel kernel, at::Tensor& out, const Args&... args) 
 }
 
 }  // namespace torchvulkan
+
+// Registers the functional, in-place and out= forms `name`, `name_` and
+// `name_out` inside a TORCH_LIBRARY_IMPL block whose library is `m`.
+#define REGISTER_FORMS(name) \
+  m.impl(#name, name);       \
+  m.impl(#name "_", name##_); \
+  m.impl(#name ".out", name##_out);

@@ -170,23 +170,18 @@ Tensor& threshold_out(const Tensor& x, const Scalar& threshold, const Scalar& va
 
 }  // namespace
 
-#define REGISTER_FORMS(m, name) \
-  m.impl(#name, name);          \
-  m.impl(#name "_", name##_);   \
-  m.impl(#name ".out", name##_out);
-
 TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("relu", relu);  // relu.out is ATen's composite of relu
   m.impl("relu_", relu_);
-  REGISTER_FORMS(m, leaky_relu)
-  REGISTER_FORMS(m, elu)
-  REGISTER_FORMS(m, gelu)
-  REGISTER_FORMS(m, silu)
-  REGISTER_FORMS(m, mish)
-  REGISTER_FORMS(m, hardsigmoid)
-  REGISTER_FORMS(m, hardswish)
-  REGISTER_FORMS(m, hardtanh)
-  REGISTER_FORMS(m, threshold)
+  REGISTER_FORMS(leaky_relu)
+  REGISTER_FORMS(elu)
+  REGISTER_FORMS(gelu)
+  REGISTER_FORMS(silu)
+  REGISTER_FORMS(mish)
+  REGISTER_FORMS(hardsigmoid)
+  REGISTER_FORMS(hardswish)
+  REGISTER_FORMS(hardtanh)
+  REGISTER_FORMS(threshold)
   m.impl("softplus", softplus);
   m.impl("softplus.out", softplus_out);
 }

@@ -85,17 +85,12 @@ at::Tensor& round_decimals_out(const at::Tensor& x, int64_t decimals, at::Tensor
 
 }  // namespace
 
-#define REGISTER_ROUNDING(name) \
-  m.impl(#name, name);          \
-  m.impl(#name "_", name##_);   \
-  m.impl(#name ".out", name##_out);
-
 TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
-  REGISTER_ROUNDING(floor)
-  REGISTER_ROUNDING(ceil)
-  REGISTER_ROUNDING(round)
-  REGISTER_ROUNDING(trunc)
-  REGISTER_ROUNDING(frac)
+  REGISTER_FORMS(floor)
+  REGISTER_FORMS(ceil)
+  REGISTER_FORMS(round)
+  REGISTER_FORMS(trunc)
+  REGISTER_FORMS(frac)
   m.impl("round.decimals", round_decimals);
   m.impl("round_.decimals", round_decimals_);
   m.impl("round.decimals_out", round_decimals_out);

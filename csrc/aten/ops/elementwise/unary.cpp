@@ -67,13 +67,8 @@ FOR_EACH_UNARY(UNARY_FORMS)
 
 }  // namespace
 
-#define REGISTER_UNARY(name)  \
-  m.impl(#name, name);        \
-  m.impl(#name "_", name##_); \
-  m.impl(#name ".out", name##_out);
-
 TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
-  FOR_EACH_UNARY(REGISTER_UNARY)
+  FOR_EACH_UNARY(REGISTER_FORMS)
 }
 
 }  // namespace torchvulkan
