@@ -134,9 +134,40 @@ def reduce_cases(size):
         target = torch.randint(0, 32000, (2048,), device="cpu").to(device)
         return (lambda: torch.nn.functional.cross_entropy(logits, target)), logits.nbytes
 
+    def embedding(backward):
+        def setup(device):
+            table = randn(50000, 1024, device=device)
+            ids = torch.randint(0, 50000, (8192,)).to(device)
+            if not backward:
+                return (lambda: torch.nn.functional.embedding(ids, table)), 2 * 8192 * 1024 * 4
+            grad = randn(8192, 1024, device=device)
+            run = lambda: torch.ops.aten.embedding_dense_backward(grad, ids, 50000, -1, False)  # noqa: E731
+            return run, grad.nbytes + table.nbytes
+        return setup
+
+    n24 = 1 << 24
+
+    def cat(device):
+        a, b = randn(n24 // 2, device=device), randn(n24 // 2, device=device)
+        return (lambda: torch.cat([a, b])), 2 * n24 * 4
+
+    def index_select(device):
+        a = randn(n24, device=device)
+        ids = torch.randint(0, n24, (n24,)).to(device)
+        return (lambda: a.index_select(0, ids)), n24 * (4 + 8 + 4)
+
+    def sort(device):
+        a = randn(n24, device=device)
+        return (lambda: torch.sort(a)), n24 * (4 + 4 + 8)
+
     return cases + [("softmax 4096x4096", "GB/s", rows(lambda a: torch.softmax(a, -1))),
                     ("layer_norm 4096x4096", "GB/s", rows(ln)),
-                    ("cross_entropy 2048x32000", "GB/s", cross_entropy)]
+                    ("cross_entropy 2048x32000", "GB/s", cross_entropy),
+                    ("embedding 50000x1024, 8192 ids", "GB/s", embedding(False)),
+                    ("embedding backward, same", "GB/s", embedding(True)),
+                    ("cat 2x 2^23 f32", "GB/s", cat),
+                    ("index_select 2^24 f32", "GB/s", index_select),
+                    ("sort 2^24 f32", "GB/s", sort)]
 
 
 def matmul_cases(quick):
@@ -149,11 +180,26 @@ def matmul_cases(quick):
                 return (lambda: a @ b), 2 * n ** 3 / 1e3  # TFLOP counted in units of 1e12 below
             cases.append((f"gemm {n}^3 {str(dtype)[6:]}", "TFLOP/s", setup))
 
-    def attention(device):
-        q, k = randn(32, 1024, 64, device=device), randn(32, 64, 1024, device=device)
-        return (lambda: torch.bmm(q, k)), 2 * 32 * 1024 * 64 * 1024 / 1e3
+    # The MNIST benchmark's Linear(784, h) at batch 128 in float16: forward
+    # x @ W^T, then the weight gradient g^T @ x and the input gradient g @ W.
+    for h in ((4096,) if quick else (4096, 65536, 393216)):
+        for label, product in (("x@W^T", lambda x, w, g: x @ w.t()), ("g^T@x", lambda x, w, g: g.t() @ x),
+                               ("g@W", lambda x, w, g: g @ w)):
+            def setup(device, h=h, product=product):
+                x = randn(128, 784, device=device, dtype=torch.float16)
+                w = randn(h, 784, device=device, dtype=torch.float16)
+                g = randn(128, h, device=device, dtype=torch.float16)
+                return (lambda: product(x, w, g)), 2 * 128 * 784 * h / 1e3
+            cases.append((f"mnist h={h} {label} f16", "TFLOP/s", setup))
 
-    return cases + [("bmm 32x1024x64x1024 f32", "TFLOP/s", attention)]
+    def attention(dtype):
+        def setup(device):
+            q, k = randn(32, 1024, 64, device=device, dtype=dtype), randn(32, 64, 1024, device=device, dtype=dtype)
+            return (lambda: torch.bmm(q, k)), 2 * 32 * 1024 * 64 * 1024 / 1e3
+        return setup
+
+    return cases + [(f"bmm 32x1024x64x1024 {str(dtype)[6:]}", "TFLOP/s", attention(dtype))
+                    for dtype in (torch.float16, torch.float32)]
 
 
 SECTIONS = {"elementwise": elementwise_cases, "reduce": reduce_cases, "matmul": matmul_cases}

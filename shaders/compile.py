@@ -13,6 +13,8 @@ A variant list names GLSL sources under shaders/ and how to expand them:
                               # (DTYPE_SETS), defining OP_<op>; `fixed` pins
                               # roles to a dtype (fixed = { OUT = "b8" })
     requires_compiler = "coopmat"   # only where that compiler probe passes
+    requires_device = ["coopmat"]   # device features the kernel needs beyond
+                                    # its dtypes' (Feature:: in embedded_kernels.h)
 Variant names: "convert.f32.bf16", "copy_bits.4", "fill.i64", "unary.exp.f16".
 
 Each variant is a small wrapper file: the dtype-specific loads and stores for
@@ -250,7 +252,7 @@ def main():
         if required and required not in features:
             continue
         for name, prelude, needs in expand(kernel):
-            jobs.append((name, kernel["source"], prelude, needs))
+            jobs.append((name, kernel["source"], prelude, sorted(set(needs) | set(kernel.get("requires_device", [])))))
 
     with cf.ThreadPoolExecutor(os.cpu_count() or 2) as pool:
         blobs = list(pool.map(lambda j: compile_variant(args.glslc, args.work, j[0], j[1], j[2]), jobs))

@@ -24,6 +24,7 @@ from .device import (
 )
 from .memory import empty_cache
 from .fallback import fallback_counts, reset_fallback_counts
+from .matmul import matmul_tier_counts
 
 _registration.register()
 
@@ -38,6 +39,7 @@ __all__ = [
     "get_device_properties",
     "is_available",
     "is_initialized",
+    "matmul_tier_counts",
     "reset_fallback_counts",
     "set_device",
     "synchronize",

@@ -9,6 +9,7 @@
 #include "aten/fallback.h"
 #include "aten/generator.h"
 #include "aten/hooks.h"
+#include "aten/ops/matmul/gemm.h"
 #include "runtime/embedded_kernels.h"
 #include "runtime/error.h"
 
@@ -138,6 +139,7 @@ PYBIND11_MODULE(_C, m) {
         THPGenerator_initDefaultGenerator(default_generator(static_cast<c10::DeviceIndex>(index))));
   });
   m.def("fallback_counts", &fallback_counts);
+  m.def("gemm_tier_counts", &gemm_tier_counts);
   m.def("reset_fallback_counts", &reset_fallback_counts);
   m.def("validation_enabled", [] { return rt::Runtime::get().validation_enabled(); });
   m.def("validation_messages", [] { return rt::Runtime::get().validation_messages(); });

@@ -133,6 +133,7 @@ Capabilities query_capabilities(VkPhysicalDevice device) {
   caps.int64_atomics = f12.shaderBufferInt64Atomics;
   caps.buffer_device_address = f12.bufferDeviceAddress;
   caps.timeline_semaphore = f12.timelineSemaphore;
+  caps.vulkan_memory_model = f12.vulkanMemoryModel;
 
   VkPhysicalDeviceMemoryProperties memory;
   vkGetPhysicalDeviceMemoryProperties(device, &memory);
@@ -150,9 +151,15 @@ Capabilities query_capabilities(VkPhysicalDevice device) {
     for (const auto& s : shapes) {
       caps.cooperative_matrix_shapes.push_back({s.MSize, s.NSize, s.KSize, component_name(s.AType),
                                                 component_name(s.CType), scope_name(s.scope)});
+      caps.coopmat_f16_16x16x16 |= s.MSize == 16 && s.NSize == 16 && s.KSize == 16 &&
+                                   s.AType == VK_COMPONENT_TYPE_FLOAT16_KHR && s.BType == VK_COMPONENT_TYPE_FLOAT16_KHR &&
+                                   s.CType == VK_COMPONENT_TYPE_FLOAT32_KHR && s.ResultType == VK_COMPONENT_TYPE_FLOAT32_KHR &&
+                                   s.scope == VK_SCOPE_SUBGROUP_KHR;
     }
   }
 #endif
+  caps.coopmat_f16_16x16x16 = caps.coopmat_f16_16x16x16 && caps.float16 && caps.vulkan_memory_model &&
+                              caps.subgroup_size == 32;
   return caps;
 }
 

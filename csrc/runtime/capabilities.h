@@ -49,6 +49,10 @@ struct Capabilities {
   bool push_descriptor = false, memory_budget = false, portability_subset = false;
   bool cooperative_matrix = false, cooperative_matrix2 = false;
   std::vector<CooperativeMatrixShape> cooperative_matrix_shapes;
+  bool vulkan_memory_model = false;
+  // The shape the tensor-core GEMM tier is written for: float16 A and B,
+  // float32 accumulators, 16x16x16, subgroup scope, subgroups of 32.
+  bool coopmat_f16_16x16x16 = false;
 
   // Empty when the device can run torchvulkan, else why not.
   std::string unsupported_reason() const;

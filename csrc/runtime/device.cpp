@@ -26,17 +26,27 @@ Device::Device(int index, VkPhysicalDevice physical, Capabilities caps)
   f12.shaderFloat16 = caps_.float16;
   f12.storageBuffer8BitAccess = caps_.storage8;
   f12.shaderBufferInt64Atomics = caps_.int64_atomics;
+  f12.vulkanMemoryModel = caps_.coopmat_f16_16x16x16;  // the cooperative-matrix kernels' memory model
   VkPhysicalDeviceVulkan11Features f11{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES, &f12};
   f11.storageBuffer16BitAccess = caps_.storage16;
   VkPhysicalDeviceFeatures2 features{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &f11};
   features.features.shaderInt64 = VK_TRUE;
   features.features.shaderInt16 = caps_.int16;
   features.features.shaderFloat64 = caps_.float64;
+#ifdef VK_KHR_cooperative_matrix
+  VkPhysicalDeviceCooperativeMatrixFeaturesKHR coopmat{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_KHR};
+  coopmat.cooperativeMatrix = VK_TRUE;
+  if (caps_.coopmat_f16_16x16x16) {
+    coopmat.pNext = features.pNext;
+    features.pNext = &coopmat;
+  }
+#endif
 
   std::vector<const char*> extensions;
   // MoltenVK and other non-conformant drivers require this one to be enabled.
   if (caps_.portability_subset) extensions.push_back("VK_KHR_portability_subset");
   if (caps_.memory_budget) extensions.push_back("VK_EXT_memory_budget");
+  if (caps_.coopmat_f16_16x16x16) extensions.push_back("VK_KHR_cooperative_matrix");
 
   float priority = 1.0f;
   VkDeviceQueueCreateInfo queue_info{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};

@@ -47,6 +47,7 @@ Pipelines::Pipelines(VkDevice device, const Capabilities& caps) : device_(device
   if (caps.storage8) features_ |= Feature::storage8;
   if (caps.storage16) features_ |= Feature::storage16;
   if (caps.float64) features_ |= Feature::float64;
+  if (caps.coopmat_f16_16x16x16) features_ |= Feature::coopmat;
   workgroup_size_ = std::min({256u, caps.max_workgroup_invocations, caps.max_workgroup_size[0]});
 
   VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, kPushConstantBytes};
@@ -90,7 +91,9 @@ const Kernel& Pipelines::get(std::string_view name) {
   if (!embedded) throw Error("torchvulkan: kernel '" + std::string(name) + "' was not built into this package");
   if (embedded->features & ~features_) {
     throw Error("torchvulkan: kernel '" + std::string(name) + "' needs a feature this device lacks (" +
-                ((embedded->features & ~features_ & Feature::float64) ? "shaderFloat64" : "8/16-bit storage") +
+                ((embedded->features & ~features_ & Feature::float64)   ? "shaderFloat64"
+                 : (embedded->features & ~features_ & Feature::coopmat) ? "16x16x16 float16 cooperative matrices"
+                                                                         : "8/16-bit storage") +
                 ")");
   }
   VkShaderModuleCreateInfo module_info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};

@@ -4,6 +4,11 @@
 
 #include <ATen/ops/empty.h>
 
+#include <algorithm>
+#include <map>
+#include <span>
+#include <mutex>
+#include <string>
 #include <vector>
 
 #include "aten/context.h"
@@ -12,7 +17,24 @@
 namespace torchvulkan {
 namespace {
 
-constexpr int64_t kTile = 64;  // gemm_tiled.comp's output tile
+// Output tiles of the kernels, gemm_tiled.comp and gemm_coop.comp, and the
+// latter's step along K.
+constexpr int64_t kTiledTile = 64, kCoopTile = 128, kCoopK = 32;
+
+std::mutex tier_mutex;
+std::map<std::string, int64_t> tier_counts;
+
+// True when gemm_coop.comp may read `t` ([rows, k] with strides (rows, k))
+// as 16-byte vectors: contiguous along one dim whose extent is a multiple of
+// 8, the other stride and the batch stride multiples of 8, 16-byte aligned.
+bool vector_loadable(const at::Tensor& t, int64_t batch_stride, int64_t rows, int64_t k, int64_t row_stride,
+                     int64_t k_stride) {
+  bool k_major = k_stride == 1, rows_major = !k_major && row_stride == 1;
+  if (!k_major && !rows_major) return false;
+  int64_t extent = k_major ? k : rows, other = k_major ? row_stride : k_stride;
+  return extent % 8 == 0 && other % 8 == 0 && batch_stride % 8 == 0 &&
+         reinterpret_cast<uintptr_t>(t.const_data_ptr()) % 16 == 0;
+}
 
 // (batch, row, col) strides of a 2-D or 3-D tensor; a 2-D one repeats per batch.
 std::array<int64_t, 3> strides3(const at::Tensor& t) {
@@ -21,6 +43,11 @@ std::array<int64_t, 3> strides3(const at::Tensor& t) {
 }
 
 }  // namespace
+
+std::map<std::string, int64_t> gemm_tier_counts() {
+  std::lock_guard<std::mutex> lock(tier_mutex);
+  return tier_counts;
+}
 
 void gemm(const at::Tensor& a, const at::Tensor& b, const at::Tensor& out, const at::Tensor& bias_in,
           const c10::Scalar& alpha, const c10::Scalar& beta, Epilogue epilogue) {
@@ -48,14 +75,58 @@ void gemm(const at::Tensor& a, const at::Tensor& b, const at::Tensor& out, const
   meta.push_back(static_cast<int64_t>(scalar_bits(bias.defined() ? beta : c10::Scalar(0), acc)));
   meta.push_back(static_cast<int64_t>(epilogue));
 
+  // Tier 2 (tensor cores) where the device and the build have it, else the portable tier.
   rt::Device& dev = device_for(out);
-  const rt::Kernel& kernel = dev.pipelines().get(std::string("gemm_tiled.gemm.") + dtype_name(type));
+  std::string coop = std::string("gemm_coop.gemm.") + dtype_name(type);
+  bool use_coop = dev.pipelines().available(coop);
+  {
+    std::lock_guard<std::mutex> lock(tier_mutex);
+    ++tier_counts[use_coop ? "coopmat" : "tiled"];
+  }
   std::vector<rt::Access> accesses = {span_of(a, false), span_of(b, false), span_of(out, true)};
   if (bias.defined()) accesses.push_back(span_of(bias, false));
-  uint64_t groups = static_cast<uint64_t>(batches * ((M + kTile - 1) / kTile) * ((N + kTile - 1) / kTile));
-  uint64_t args = 0;  // the kernel's only push constant: the parameter block's address
-  dev.stream().dispatch(kernel, &args, sizeof(args), meta.data(), static_cast<uint32_t>(meta.size() * 8),
-                        groups * kernel.workgroup_size, accesses);
+  uint64_t args = 0;  // the kernels' only push constant: the parameter block's address
+  auto launch = [&](const rt::Kernel& kernel, uint64_t invocations, std::span<const rt::Access> touched) {
+    dev.stream().dispatch(kernel, &args, sizeof(args), meta.data(), static_cast<uint32_t>(meta.size() * 8),
+                          invocations, touched);
+  };
+  if (!use_coop) {
+    uint64_t tiles = static_cast<uint64_t>(batches * ((M + kTiledTile - 1) / kTiledTile) *
+                                           ((N + kTiledTile - 1) / kTiledTile));
+    const rt::Kernel& kernel = dev.pipelines().get(std::string("gemm_tiled.gemm.") + dtype_name(type));
+    launch(kernel, tiles * kernel.workgroup_size, accesses);
+    return;
+  }
+
+  const rt::Kernel& kernel = dev.pipelines().get(coop);
+  TORCH_INTERNAL_ASSERT(kernel.workgroup_size == 256, "gemm_coop.comp needs 256 invocations");
+  auto sa = strides3(a), sb = strides3(b);
+  meta.push_back((vector_loadable(a, sa[0], M, K, sa[1], sa[2]) ? 1 : 0) |
+                 (vector_loadable(b, sb[0], N, K, sb[2], sb[1]) ? 2 : 0));
+  // Split-K when the output has too few tiles to fill the GPU (the MNIST
+  // benchmark's g @ W: 7 tiles, K up to 393216): ~256 workgroups in all,
+  // each split at least 8 steps of K.
+  int64_t tiles = batches * ((M + kCoopTile - 1) / kCoopTile) * ((N + kCoopTile - 1) / kCoopTile);
+  int64_t k_steps = (K + kCoopK - 1) / kCoopK;
+  int64_t splits = std::clamp<int64_t>((256 + tiles - 1) / tiles, 1, std::max<int64_t>(1, k_steps / 8));
+  int64_t chunk = (k_steps + splits - 1) / splits * kCoopK;
+  splits = std::max<int64_t>(1, (K + chunk - 1) / chunk);
+  at::Tensor workspace;
+  if (splits > 1) workspace = at::empty({splits * batches * M * N}, out.options().dtype(at::kFloat));
+  meta.push_back(splits);
+  meta.push_back(chunk);
+  meta.push_back(splits > 1 ? reinterpret_cast<int64_t>(workspace.data_ptr()) : 0);
+  if (splits == 1) {
+    launch(kernel, static_cast<uint64_t>(tiles) * 256, accesses);
+    return;
+  }
+  rt::Access partial_write = span_of(workspace, true), partial_read = span_of(workspace, false);
+  rt::Access first[] = {accesses[0], accesses[1], partial_write};
+  launch(kernel, static_cast<uint64_t>(tiles * splits) * 256, first);
+  std::vector<rt::Access> second = {partial_read, span_of(out, true)};
+  if (bias.defined()) second.push_back(span_of(bias, false));
+  launch(dev.pipelines().get(std::string("gemm_splitk_reduce.gemm.") + dtype_name(type)),
+         static_cast<uint64_t>(batches * M * N), second);
 }
 
 }  // namespace torchvulkan

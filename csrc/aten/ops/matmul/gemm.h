@@ -1,6 +1,9 @@
 #pragma once
 #include <ATen/core/Tensor.h>
 
+#include <map>
+#include <string>
+
 namespace torchvulkan {
 
 enum class Epilogue { none = 0, relu = 1, gelu = 2 };
@@ -9,5 +12,8 @@ enum class Epilogue { none = 0, relu = 1, gelu = 2 };
 // 3-D operands, any strides; `bias` (optional) is broadcast to out's shape.
 void gemm(const at::Tensor& a, const at::Tensor& b, const at::Tensor& out, const at::Tensor& bias,
           const c10::Scalar& alpha, const c10::Scalar& beta, Epilogue epilogue = Epilogue::none);
+
+// Launches per kernel tier so far ("tiled", "coopmat"), for seeing which ran.
+std::map<std::string, int64_t> gemm_tier_counts();
 
 }  // namespace torchvulkan

@@ -1,0 +1,221 @@
+// C = act(alpha * A @ B + beta * bias) for batches of [M, K] x [K, N] in
+// float16 with float32 accumulation, on tensor cores through
+// VK_KHR_cooperative_matrix (16x16x16 subgroup matrices).
+//
+// Each workgroup of 8 subgroups computes a 128x128 tile of C; subgroup s owns
+// the 64x32 block at rows (s / 4) * 64, cols (s % 4) * 32: 4x2 accumulators.
+// K advances 32 at a time through two shared-memory stages: while the
+// subgroups multiply stage `cur`, each invocation already holds the next
+// tile's global loads in registers and writes them to the other stage, so
+// one barrier per step orders everything.
+//
+// Operands are read in place whatever their strides. Each operand's tile is
+// kept in shared memory in the operand's own orientation (rows of its
+// contiguous dimension, padded by 8 halves so the matrix loads of 8
+// consecutive rows hit distinct banks) and loaded as a row- or column-major
+// cooperative matrix accordingly. Global loads are 16-byte vectors when the
+// host found the operand aligned (flag bits 0 and 1), element by element with
+// bounds checks otherwise.
+//
+// Split-K (few output tiles, long K): workgroup group g takes split
+// g % splits of K (`chunk` elements, a multiple of BK) and writes its raw
+// float32 sums to a workspace [splits, batches, M, N]; gemm_splitk_reduce.comp
+// then adds the splits and applies the epilogue.
+#extension GL_KHR_cooperative_matrix : require
+#extension GL_KHR_memory_scope_semantics : require
+#extension GL_KHR_shader_subgroup_basic : require
+
+#include "common/math.glsl"
+
+layout(push_constant) uniform Args {
+  uint64_t meta;
+} args;
+
+// int64 words (strides in elements): a, b, c, bias addresses; M, N, K, batches;
+// batch/row/col strides of a, b, c, bias; alpha and beta as float bits;
+// activation; flags (1: A vector loads, 2: B vector loads); splits, chunk,
+// workspace address.
+layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer Params { int64_t v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer Vec8 { uvec4 v; };
+
+const int BM = 128, BN = 128, BK = 32, WM = 64, WN = 32, T = 16;
+const int FM = WM / T, FN = WN / T;
+const int kThreads = 256;
+const int PAD = 8;
+// One stage of one operand: BM x (BK + PAD) or BK x (BM + PAD) halves, in uvec4s.
+const int STAGE = (BM * (BK + PAD) > BK * (BM + PAD) ? BM * (BK + PAD) : BK * (BM + PAD)) / 8;
+shared uvec4 smem_a[2 * STAGE];
+shared uvec4 smem_b[2 * STAGE];
+
+// An operand seen as [rows, K] (A as it is, B transposed): k_major when K is
+// its contiguous dimension.
+struct Operand {
+  uint64_t base;
+  int64_t rows, cols;  // extents along the operand's M (or N) and K
+  int64_t stride_mn, stride_k;
+  bool k_major, vec;
+};
+
+// 8 consecutive halves along the operand's contiguous dimension starting at
+// (mn, k), zero beyond the extents.
+uvec4 load8(Operand o, int64_t mn, int64_t k) {
+  if (o.vec) {
+    // The host checked that the contiguous extent is a multiple of 8, so a
+    // chunk lies wholly inside or wholly outside.
+    if (mn >= o.rows || k >= o.cols) return uvec4(0);
+    return Vec8(o.base + uint64_t(mn * o.stride_mn + k * o.stride_k) * 2u).v;
+  }
+  uint h[8];
+  for (int i = 0; i < 8; ++i) {
+    int64_t m = o.k_major ? mn : mn + i, kk = o.k_major ? k + i : k;
+    h[i] = m < o.rows && kk < o.cols ? uint(RefU16(o.base + uint64_t(m * o.stride_mn + kk * o.stride_k) * 2u).v) : 0u;
+  }
+  return uvec4(h[0] | (h[1] << 16), h[2] | (h[3] << 16), h[4] | (h[5] << 16), h[6] | (h[7] << 16));
+}
+
+// The two 16-byte chunks this invocation moves per operand and stage: chunk c
+// of a tile is row c / (width / 8), column (c % (width / 8)) * 8 of the tile in
+// its stored orientation (width = BK when K is contiguous, else the tile's
+// M/N extent).
+void fetch(Operand o, int64_t mn0, int64_t k0, int tile_mn, out uvec4 r[2]) {
+  int tid = int(gl_LocalInvocationID.x);
+  for (int j = 0; j < 2; ++j) {
+    int c = tid + j * kThreads;
+    if (o.k_major) {
+      int row = c / (BK / 8), col = (c % (BK / 8)) * 8;
+      r[j] = load8(o, mn0 + row, k0 + col);
+    } else {
+      int row = c / (tile_mn / 8), col = (c % (tile_mn / 8)) * 8;
+      r[j] = load8(o, mn0 + col, k0 + row);
+    }
+  }
+}
+
+// Pitch of a stored tile row, in uvec4s.
+int pitch(bool k_major, int tile_mn) { return k_major ? (BK + PAD) / 8 : (tile_mn + PAD) / 8; }
+
+void stash_a(bool k_major, int stage, uvec4 r[2]) {
+  int tid = int(gl_LocalInvocationID.x), p = pitch(k_major, BM), per_row = k_major ? BK / 8 : BM / 8;
+  for (int j = 0; j < 2; ++j) {
+    int c = tid + j * kThreads;
+    smem_a[stage * STAGE + (c / per_row) * p + c % per_row] = r[j];
+  }
+}
+
+void stash_b(bool k_major, int stage, uvec4 r[2]) {
+  int tid = int(gl_LocalInvocationID.x), p = pitch(k_major, BN), per_row = k_major ? BK / 8 : BN / 8;
+  for (int j = 0; j < 2; ++j) {
+    int c = tid + j * kThreads;
+    smem_b[stage * STAGE + (c / per_row) * p + c % per_row] = r[j];
+  }
+}
+
+void main() {
+  Params p = Params(args.meta);
+  int64_t M = p.v[4], N = p.v[5], K = p.v[6];
+  int64_t tiles_m = (M + BM - 1) / BM, tiles_n = (N + BN - 1) / BN;
+  uint64_t group = uint64_t(gl_WorkGroupID.y) * gl_NumWorkGroups.x + gl_WorkGroupID.x;
+  int64_t splits = p.v[24], chunk = p.v[25];
+  int64_t split = int64_t(group) % splits;
+  group /= uint64_t(splits);
+  int64_t k_begin = split * chunk, k_end = min(K, k_begin + chunk);
+  int64_t batch = int64_t(group) / (tiles_m * tiles_n);
+  if (batch >= p.v[7]) return;
+  // Consecutive workgroups walk down a band of 8 tile rows, so the tiles of A
+  // and B they share stay in L2.
+  int64_t t = int64_t(group) - batch * tiles_m * tiles_n;
+  int64_t band = t / (8 * tiles_n), first = band * 8, height = min(tiles_m - first, 8);
+  int64_t tm = first + (t % (8 * tiles_n)) % height, tn = (t % (8 * tiles_n)) / height;
+  int64_t m0 = tm * BM, n0 = tn * BN;
+  int flags = int(p.v[23]);
+
+  Operand a = Operand(uint64_t(p.v[0]) + uint64_t(batch * p.v[8]) * 2u, M, K, p.v[9], p.v[10], p.v[10] == 1,
+                      (flags & 1) != 0);
+  Operand b = Operand(uint64_t(p.v[1]) + uint64_t(batch * p.v[11]) * 2u, N, K, p.v[13], p.v[12], p.v[12] == 1,
+                      (flags & 2) != 0);
+
+  uint sg = gl_SubgroupID;
+  int wm = int(sg / 4) * WM, wn = int(sg % 4) * WN;
+  coopmat<float, gl_ScopeSubgroup, T, T, gl_MatrixUseAccumulator> acc[FM][FN];
+  for (int i = 0; i < FM; ++i)
+    for (int j = 0; j < FN; ++j) acc[i][j] = coopmat<float, gl_ScopeSubgroup, T, T, gl_MatrixUseAccumulator>(0.0);
+
+  uvec4 ra[2], rb[2];
+  fetch(a, m0, k_begin, BM, ra);
+  fetch(b, n0, k_begin, BN, rb);
+  stash_a(a.k_major, 0, ra);
+  stash_b(b.k_major, 0, rb);
+  barrier();
+
+  int pa = pitch(a.k_major, BM), pb = pitch(b.k_major, BN);
+  int steps = int((k_end - k_begin + BK - 1) / BK);
+  for (int s = 0; s < steps; ++s) {
+    int cur = s & 1;
+    bool more = s + 1 < steps;
+    if (more) {
+      fetch(a, m0, k_begin + int64_t(s + 1) * BK, BM, ra);
+      fetch(b, n0, k_begin + int64_t(s + 1) * BK, BN, rb);
+    }
+    for (int kk = 0; kk < BK; kk += T) {
+      coopmat<float16_t, gl_ScopeSubgroup, T, T, gl_MatrixUseA> fa[FM];
+      coopmat<float16_t, gl_ScopeSubgroup, T, T, gl_MatrixUseB> fb[FN];
+      for (int i = 0; i < FM; ++i) {
+        int m = wm + i * T;
+        if (a.k_major) {
+          coopMatLoad(fa[i], smem_a, cur * STAGE + m * pa + kk / 8, pa, gl_CooperativeMatrixLayoutRowMajor);
+        } else {
+          coopMatLoad(fa[i], smem_a, cur * STAGE + kk * pa + m / 8, pa, gl_CooperativeMatrixLayoutColumnMajor);
+        }
+      }
+      for (int j = 0; j < FN; ++j) {
+        int n = wn + j * T;
+        if (b.k_major) {
+          coopMatLoad(fb[j], smem_b, cur * STAGE + n * pb + kk / 8, pb, gl_CooperativeMatrixLayoutColumnMajor);
+        } else {
+          coopMatLoad(fb[j], smem_b, cur * STAGE + kk * pb + n / 8, pb, gl_CooperativeMatrixLayoutRowMajor);
+        }
+      }
+      for (int i = 0; i < FM; ++i)
+        for (int j = 0; j < FN; ++j) acc[i][j] = coopMatMulAdd(fa[i], fb[j], acc[i][j]);
+    }
+    if (more) {
+      stash_a(a.k_major, cur ^ 1, ra);
+      stash_b(b.k_major, cur ^ 1, rb);
+    }
+    barrier();
+  }
+
+  // Epilogue, element by element so that any output strides, the bias's
+  // broadcast and the tile edges are handled like the portable kernel does.
+  // Each subgroup stages one accumulator at a time as 16x16 floats in its
+  // own 64 uvec4s of smem_a, free now that the loop's last barrier passed.
+  uint64_t c = uint64_t(p.v[2]), bias = uint64_t(p.v[3]), workspace = uint64_t(p.v[26]);
+  float alpha = uintBitsToFloat(uint(p.v[20])), beta = uintBitsToFloat(uint(p.v[21]));
+  int activation = int(p.v[22]);
+  uint lane = gl_SubgroupInvocationID;
+  for (int i = 0; i < FM; ++i) {
+    for (int j = 0; j < FN; ++j) {
+      coopMatStore(acc[i][j], smem_a, sg * 64, T / 4, gl_CooperativeMatrixLayoutRowMajor);
+      subgroupMemoryBarrierShared();
+      subgroupBarrier();
+      for (uint e = lane; e < T * T; e += gl_SubgroupSize) {
+        int64_t m = m0 + wm + i * T + int64_t(e / T), n = n0 + wn + j * T + int64_t(e % T);
+        if (m >= M || n >= N) continue;
+        float value = uintBitsToFloat(smem_a[sg * 64 + e / 4][e % 4]);
+        if (splits > 1) {
+          RefF32(workspace + uint64_t(((split * p.v[7] + batch) * M + m) * N + n) * 4u).v = value;
+          continue;
+        }
+        value *= alpha;
+        // beta == 0 ignores the bias entirely (NaN included), as PyTorch.
+        if (bias != 0 && beta != 0.0) {
+          value += beta * X_load(bias + uint64_t(batch * p.v[17] + m * p.v[18] + n * p.v[19]) * 2u);
+        }
+        if (activation == 1) value = max(value, 0.0);
+        if (activation == 2) value = gelu_f(value);
+        X_store(c + uint64_t(batch * p.v[14] + m * p.v[15] + n * p.v[16]) * 2u, value);
+      }
+      subgroupBarrier();
+    }
+  }
+}

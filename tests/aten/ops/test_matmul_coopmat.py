@@ -1,0 +1,91 @@
+"""The tensor-core tier (shaders/matmul/gemm_coop.comp) against the CPU.
+
+It runs only where the build has the kernel and the device reports 16x16x16
+float16 cooperative matrices (an NVIDIA GPU with a recent glslc; not
+lavapipe), and checks there that float16 products take the tier and match a
+float32 product of the same float16 values: every load path (16-byte vectors
+and element by element), operand orientations, tile edges, batches, bias,
+alpha/beta and the fused activations.
+"""
+
+import pytest
+import torch
+
+import torchvulkan
+
+
+def _has_tier():
+    if not torchvulkan.is_available():
+        return False
+    names = torchvulkan._C.kernel_names()
+    shapes = torchvulkan.get_device_properties(0).cooperative_matrix_shapes
+    return "gemm_coop.gemm.f16" in names and bool(shapes)
+
+
+pytestmark = pytest.mark.skipif(not _has_tier(), reason="no cooperative-matrix GEMM tier on this build/device")
+
+
+def _ref(a, b):
+    return (a.float() @ b.float())
+
+
+def _check(got, expected, k):
+    # float16 output of a float32 sum of k products of values ~N(0, 1).
+    torch.testing.assert_close(got.cpu().float(), expected, rtol=2e-3, atol=2e-3 * k ** 0.5)
+
+
+def _coop_launches(fn):
+    before = torchvulkan.matmul_tier_counts().get("coopmat", 0)
+    result = fn()
+    return result, torchvulkan.matmul_tier_counts().get("coopmat", 0) - before
+
+
+@pytest.mark.parametrize("m,k,n", [(128, 128, 128), (256, 64, 384), (1, 8, 1), (37, 19, 53), (200, 136, 72),
+                                   (129, 257, 130), (64, 4096, 64), (8, 24, 16)])
+@pytest.mark.parametrize("ta,tb", [(False, False), (True, False), (False, True), (True, True)])
+def test_mm_every_orientation(m, k, n, ta, tb, no_fallback):
+    a = torch.randn(k, m) if ta else torch.randn(m, k)
+    b = torch.randn(n, k) if tb else torch.randn(k, n)
+    a, b = a.half(), b.half()
+    a_, b_ = (a.t() if ta else a), (b.t() if tb else b)
+    da, db = a.to("vulkan"), b.to("vulkan")
+    got, launches = _coop_launches(lambda: (da.t() if ta else da) @ (db.t() if tb else db))
+    assert launches == 1
+    _check(got, _ref(a_, b_), k)
+
+
+def test_strided_and_offset_operands(no_fallback):
+    a, b = torch.randn(90, 140).half(), torch.randn(141, 70).half()
+    da, db = a.to("vulkan"), b.to("vulkan")
+    _check(da[::2, 1::3] @ db[1::3, ::2], _ref(a[::2, 1::3], b[1::3, ::2]), 47)
+    _check(da[3:, 5:] @ db[6:, 1:], _ref(a[3:, 5:], b[6:, 1:]), 135)
+
+
+def test_bmm_and_baddbmm(no_fallback):
+    a, b, c = torch.randn(3, 70, 40).half(), torch.randn(3, 40, 90).half(), torch.randn(3, 70, 90).half()
+    _check(torch.bmm(a.to("vulkan"), b.to("vulkan")), _ref(a, b), 40)
+    got = torch.baddbmm(c.to("vulkan"), a.to("vulkan"), b.to("vulkan"), beta=0.5, alpha=2.0)
+    _check(got, 0.5 * c.float() + 2.0 * _ref(a, b), 40)
+
+
+def test_addmm_bias_and_activations(no_fallback):
+    x, w, bias = torch.randn(33, 64).half(), torch.randn(48, 64).half(), torch.randn(48).half()
+    expected = _ref(x, w.t()) + bias.float()
+    lin = torch.nn.functional.linear(x.to("vulkan"), w.to("vulkan"), bias.to("vulkan"))
+    _check(lin, expected, 64)
+    relu = torch.ops.aten._addmm_activation(bias.to("vulkan"), x.to("vulkan"), w.to("vulkan").t())
+    _check(relu, expected.relu(), 64)
+    gelu = torch.ops.aten._addmm_activation(bias.to("vulkan"), x.to("vulkan"), w.to("vulkan").t(), use_gelu=True)
+    _check(gelu, torch.nn.functional.gelu(expected), 64)
+
+
+def test_linear_gradients(no_fallback):
+    lin = torch.nn.Linear(96, 40).half()
+    x, grad = torch.randn(24, 96).half(), torch.randn(24, 40).half()
+    ref = torch.nn.Linear(96, 40)
+    ref.load_state_dict({k: v.float() for k, v in lin.state_dict().items()})
+    expected = torch.autograd.grad(ref(x.float()), [ref.weight, ref.bias], grad.float())
+    lin_v = lin.to("vulkan")
+    got = torch.autograd.grad(lin_v(x.to("vulkan")), [lin_v.weight, lin_v.bias], grad.to("vulkan"))
+    for g, e in zip(got, expected):
+        _check(g, e, 24)
