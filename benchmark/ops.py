@@ -6,7 +6,7 @@ second), matrix products TFLOP/s, latency cases microseconds per op. The last
 column compares vulkan with cuda so that 1.0 is parity and higher is better
 for vulkan (throughput: vulkan/cuda; latency: cuda/vulkan).
 
-    python benchmark/ops.py [--quick] [--only elementwise,reduce,...] [--json out.json]
+    python benchmark/ops.py [--quick] [--only elementwise,reduce,...] [--match "gemm 8192,mnist"] [--json out.json]
 
 A case whose op is not native yet is reported as such (strict mode), never
 timed through the CPU fallback.
@@ -227,6 +227,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true", help="small sizes, for a CPU driver")
     parser.add_argument("--only", default=",".join(SECTIONS))
+    parser.add_argument("--match", help="comma-separated substrings: run only cases whose name has one")
     parser.add_argument("--json")
     args = parser.parse_args()
     devices = ["vulkan"] + (["cuda"] if torch.cuda.is_available() else [])
@@ -239,6 +240,8 @@ def main():
         cases = SECTIONS[section](args.quick) if section == "matmul" else SECTIONS[section](size)
         print(f"\n{section}\n{'case':34s}{'unit':>9s}" + "".join(f"{d:>12s}" for d in devices) +
               ("   vulkan vs cuda" if len(devices) > 1 else ""))
+        if args.match:
+            cases = [c for c in cases if any(m in c[0] for m in args.match.split(","))]
         for name, unit, setup in cases:
             try:
                 figures, ratio = run_case(name, unit, setup, devices, args.quick)

@@ -42,73 +42,88 @@ const int BM = 128, BN = 128, BK = 32, WM = 64, WN = 32, T = 16;
 const int FM = WM / T, FN = WN / T;
 const int kThreads = 256;
 const int PAD = 8;
-// One stage of one operand: BM x (BK + PAD) or BK x (BM + PAD) halves, in uvec4s.
-const int STAGE = (BM * (BK + PAD) > BK * (BM + PAD) ? BM * (BK + PAD) : BK * (BM + PAD)) / 8;
-shared uvec4 smem_a[2 * STAGE];
-shared uvec4 smem_b[2 * STAGE];
+// One stage of one operand: BM x (BK + PAD) or BK x (BM + PAD) halves.
+const int STAGE_HALVES = BM * (BK + PAD) > BK * (BM + PAD) ? BM * (BK + PAD) : BK * (BM + PAD);
+#ifdef OP_gemm_h16
+// Tiles stored as float16 vectors, so the matrix loads read their own
+// component type; the epilogue then stages through a float array of its own.
+#define SMEM_T f16vec4
+const int UNIT = 4;  // halves per array element
+shared float epilogue_tile[(kThreads / 32) * T * T];
+#else
+#define SMEM_T uvec4
+const int UNIT = 8;
+#endif
+const int STAGE = STAGE_HALVES / UNIT;
+shared SMEM_T smem_a[2 * STAGE];
+shared SMEM_T smem_b[2 * STAGE];
 
 // An operand seen as [rows, K] (A as it is, B transposed): k_major when K is
-// its contiguous dimension.
+// its contiguous dimension; vec when the host allows 16-byte loads.
 struct Operand {
-  uint64_t base;
-  int64_t rows, cols;  // extents along the operand's M (or N) and K
-  int64_t stride_mn, stride_k;
+  int64_t rows, cols;      // extents along its M (or N) and K
+  uint64_t element_bytes;  // address step between the 8 halves of a chunk (along K when k_major)
+  uint64_t step_bytes;     // address step from one BK step to the next
   bool k_major, vec;
 };
 
-// 8 consecutive halves along the operand's contiguous dimension starting at
-// (mn, k), zero beyond the extents.
-uvec4 load8(Operand o, int64_t mn, int64_t k) {
+// One 16-byte chunk of a tile that this invocation moves: 8 consecutive
+// halves along the operand's contiguous dimension from (mn, k), at `address`.
+// Chunk c of a tile is row c / (width / 8), column (c % (width / 8)) * 8 of
+// the tile in its stored orientation (width = BK when K is contiguous, else
+// the tile's M/N extent). Addresses are computed once and then advanced, so
+// the loop does no 64-bit multiplication.
+struct Chunk {
+  uint64_t address;
+  int64_t mn, k;
+  int smem;  // position in the stored tile, in halves
+};
+
+Chunk first_chunk(Operand o, uint64_t base, int64_t stride_mn, int64_t stride_k, int64_t mn0, int64_t k0, int tile_mn,
+            int j) {
+  int c = int(gl_LocalInvocationID.x) + j * kThreads;
+  int width = o.k_major ? BK : tile_mn, pitch = width + PAD;
+  int row = c / (width / 8), col = (c % (width / 8)) * 8;
+  Chunk ch;
+  ch.mn = mn0 + (o.k_major ? row : col);
+  ch.k = k0 + (o.k_major ? col : row);
+  ch.address = base + uint64_t(ch.mn * stride_mn + ch.k * stride_k) * 2u;
+  ch.smem = row * pitch + col;
+  return ch;
+}
+
+uvec4 load8(Operand o, Chunk ch) {
   if (o.vec) {
     // The host checked that the contiguous extent is a multiple of 8, so a
     // chunk lies wholly inside or wholly outside.
-    if (mn >= o.rows || k >= o.cols) return uvec4(0);
-    return Vec8(o.base + uint64_t(mn * o.stride_mn + k * o.stride_k) * 2u).v;
+    if (ch.mn >= o.rows || ch.k >= o.cols) return uvec4(0);
+    return Vec8(ch.address).v;
   }
   uint h[8];
   for (int i = 0; i < 8; ++i) {
-    int64_t m = o.k_major ? mn : mn + i, kk = o.k_major ? k + i : k;
-    h[i] = m < o.rows && kk < o.cols ? uint(RefU16(o.base + uint64_t(m * o.stride_mn + kk * o.stride_k) * 2u).v) : 0u;
+    bool inside = o.k_major ? ch.mn < o.rows && ch.k + i < o.cols : ch.mn + i < o.rows && ch.k < o.cols;
+    h[i] = inside ? uint(RefU16(ch.address + uint64_t(i) * o.element_bytes).v) : 0u;
   }
   return uvec4(h[0] | (h[1] << 16), h[2] | (h[3] << 16), h[4] | (h[5] << 16), h[6] | (h[7] << 16));
 }
 
-// The two 16-byte chunks this invocation moves per operand and stage: chunk c
-// of a tile is row c / (width / 8), column (c % (width / 8)) * 8 of the tile in
-// its stored orientation (width = BK when K is contiguous, else the tile's
-// M/N extent).
-void fetch(Operand o, int64_t mn0, int64_t k0, int tile_mn, out uvec4 r[2]) {
-  int tid = int(gl_LocalInvocationID.x);
-  for (int j = 0; j < 2; ++j) {
-    int c = tid + j * kThreads;
-    if (o.k_major) {
-      int row = c / (BK / 8), col = (c % (BK / 8)) * 8;
-      r[j] = load8(o, mn0 + row, k0 + col);
-    } else {
-      int row = c / (tile_mn / 8), col = (c % (tile_mn / 8)) * 8;
-      r[j] = load8(o, mn0 + col, k0 + row);
-    }
-  }
+void advance(Operand o, inout Chunk ch) {
+  ch.address += o.step_bytes;
+  ch.k += BK;
 }
 
-// Pitch of a stored tile row, in uvec4s.
-int pitch(bool k_major, int tile_mn) { return k_major ? (BK + PAD) / 8 : (tile_mn + PAD) / 8; }
-
-void stash_a(bool k_major, int stage, uvec4 r[2]) {
-  int tid = int(gl_LocalInvocationID.x), p = pitch(k_major, BM), per_row = k_major ? BK / 8 : BM / 8;
-  for (int j = 0; j < 2; ++j) {
-    int c = tid + j * kThreads;
-    smem_a[stage * STAGE + (c / per_row) * p + c % per_row] = r[j];
+// Writes chunk value r at `position` (halves) of stage `stage` of a shared tile
+// (a macro: GLSL passes arrays by value).
+#ifdef OP_gemm_h16
+#define STASH(smem, stage, position, r)                                    \
+  {                                                                        \
+    int at_ = (stage) * STAGE + (position) / UNIT;                         \
+    smem[at_] = f16vec4(unpackFloat2x16((r).x), unpackFloat2x16((r).y));   \
+    smem[at_ + 1] = f16vec4(unpackFloat2x16((r).z), unpackFloat2x16((r).w)); \
   }
-}
-
-void stash_b(bool k_major, int stage, uvec4 r[2]) {
-  int tid = int(gl_LocalInvocationID.x), p = pitch(k_major, BN), per_row = k_major ? BK / 8 : BN / 8;
-  for (int j = 0; j < 2; ++j) {
-    int c = tid + j * kThreads;
-    smem_b[stage * STAGE + (c / per_row) * p + c % per_row] = r[j];
-  }
-}
+#else
+#define STASH(smem, stage, position, r) smem[(stage) * STAGE + (position) / UNIT] = (r);
+#endif
 
 void main() {
   Params p = Params(args.meta);
@@ -129,10 +144,17 @@ void main() {
   int64_t m0 = tm * BM, n0 = tn * BN;
   int flags = int(p.v[23]);
 
-  Operand a = Operand(uint64_t(p.v[0]) + uint64_t(batch * p.v[8]) * 2u, M, K, p.v[9], p.v[10], p.v[10] == 1,
-                      (flags & 1) != 0);
-  Operand b = Operand(uint64_t(p.v[1]) + uint64_t(batch * p.v[11]) * 2u, N, K, p.v[13], p.v[12], p.v[12] == 1,
-                      (flags & 2) != 0);
+  int64_t a_mn = p.v[9], a_k = p.v[10], b_mn = p.v[13], b_k = p.v[12];
+  bool a_kmajor = a_k == 1, b_kmajor = b_k == 1;
+  Operand a = Operand(M, K, uint64_t(a_kmajor ? a_k : a_mn) * 2u, uint64_t(BK * a_k) * 2u, a_kmajor, (flags & 1) != 0);
+  Operand b = Operand(N, K, uint64_t(b_kmajor ? b_k : b_mn) * 2u, uint64_t(BK * b_k) * 2u, b_kmajor, (flags & 2) != 0);
+  uint64_t a_base = uint64_t(p.v[0]) + uint64_t(batch * p.v[8]) * 2u;
+  uint64_t b_base = uint64_t(p.v[1]) + uint64_t(batch * p.v[11]) * 2u;
+  Chunk ca[2], cb[2];
+  for (int j = 0; j < 2; ++j) {
+    ca[j] = first_chunk(a, a_base, a_mn, a_k, m0, k_begin, BM, j);
+    cb[j] = first_chunk(b, b_base, b_mn, b_k, n0, k_begin, BN, j);
+  }
 
   uint sg = gl_SubgroupID;
   int wm = int(sg / 4) * WM, wn = int(sg % 4) * WN;
@@ -141,46 +163,58 @@ void main() {
     for (int j = 0; j < FN; ++j) acc[i][j] = coopmat<float, gl_ScopeSubgroup, T, T, gl_MatrixUseAccumulator>(0.0);
 
   uvec4 ra[2], rb[2];
-  fetch(a, m0, k_begin, BM, ra);
-  fetch(b, n0, k_begin, BN, rb);
-  stash_a(a.k_major, 0, ra);
-  stash_b(b.k_major, 0, rb);
+  for (int j = 0; j < 2; ++j) {
+    ra[j] = load8(a, ca[j]);
+    rb[j] = load8(b, cb[j]);
+    STASH(smem_a, 0, ca[j].smem, ra[j]);
+    STASH(smem_b, 0, cb[j].smem, rb[j]);
+  }
   barrier();
 
-  int pa = pitch(a.k_major, BM), pb = pitch(b.k_major, BN);
+  // Fragment positions in the stored tiles, in halves: the first fragment's,
+  // and the steps to the next fragment and to the next 16 of K.
+  int pa = (a.k_major ? BK : BM) + PAD, pb = (b.k_major ? BK : BN) + PAD;
+  int a_first = a.k_major ? wm * pa : wm, a_next = a.k_major ? T * pa : T, a_deep = a.k_major ? T : T * pa;
+  int b_first = b.k_major ? wn * pb : wn, b_next = b.k_major ? T * pb : T, b_deep = b.k_major ? T : T * pb;
   int steps = int((k_end - k_begin + BK - 1) / BK);
   for (int s = 0; s < steps; ++s) {
     int cur = s & 1;
     bool more = s + 1 < steps;
     if (more) {
-      fetch(a, m0, k_begin + int64_t(s + 1) * BK, BM, ra);
-      fetch(b, n0, k_begin + int64_t(s + 1) * BK, BN, rb);
+      for (int j = 0; j < 2; ++j) {
+        advance(a, ca[j]);
+        advance(b, cb[j]);
+        ra[j] = load8(a, ca[j]);
+        rb[j] = load8(b, cb[j]);
+      }
     }
-    for (int kk = 0; kk < BK; kk += T) {
+    for (int kk = 0; kk < BK / T; ++kk) {
       coopmat<float16_t, gl_ScopeSubgroup, T, T, gl_MatrixUseA> fa[FM];
       coopmat<float16_t, gl_ScopeSubgroup, T, T, gl_MatrixUseB> fb[FN];
       for (int i = 0; i < FM; ++i) {
-        int m = wm + i * T;
+        int at = cur * STAGE + (a_first + i * a_next + kk * a_deep) / UNIT;
         if (a.k_major) {
-          coopMatLoad(fa[i], smem_a, cur * STAGE + m * pa + kk / 8, pa, gl_CooperativeMatrixLayoutRowMajor);
+          coopMatLoad(fa[i], smem_a, at, pa / UNIT, gl_CooperativeMatrixLayoutRowMajor);
         } else {
-          coopMatLoad(fa[i], smem_a, cur * STAGE + kk * pa + m / 8, pa, gl_CooperativeMatrixLayoutColumnMajor);
+          coopMatLoad(fa[i], smem_a, at, pa / UNIT, gl_CooperativeMatrixLayoutColumnMajor);
         }
       }
       for (int j = 0; j < FN; ++j) {
-        int n = wn + j * T;
+        int at = cur * STAGE + (b_first + j * b_next + kk * b_deep) / UNIT;
         if (b.k_major) {
-          coopMatLoad(fb[j], smem_b, cur * STAGE + n * pb + kk / 8, pb, gl_CooperativeMatrixLayoutColumnMajor);
+          coopMatLoad(fb[j], smem_b, at, pb / UNIT, gl_CooperativeMatrixLayoutColumnMajor);
         } else {
-          coopMatLoad(fb[j], smem_b, cur * STAGE + kk * pb + n / 8, pb, gl_CooperativeMatrixLayoutRowMajor);
+          coopMatLoad(fb[j], smem_b, at, pb / UNIT, gl_CooperativeMatrixLayoutRowMajor);
         }
       }
       for (int i = 0; i < FM; ++i)
         for (int j = 0; j < FN; ++j) acc[i][j] = coopMatMulAdd(fa[i], fb[j], acc[i][j]);
     }
     if (more) {
-      stash_a(a.k_major, cur ^ 1, ra);
-      stash_b(b.k_major, cur ^ 1, rb);
+      for (int j = 0; j < 2; ++j) {
+        STASH(smem_a, cur ^ 1, ca[j].smem, ra[j]);
+        STASH(smem_b, cur ^ 1, cb[j].smem, rb[j]);
+      }
     }
     barrier();
   }
@@ -195,13 +229,21 @@ void main() {
   uint lane = gl_SubgroupInvocationID;
   for (int i = 0; i < FM; ++i) {
     for (int j = 0; j < FN; ++j) {
+#ifdef OP_gemm_h16
+      coopMatStore(acc[i][j], epilogue_tile, sg * T * T, T, gl_CooperativeMatrixLayoutRowMajor);
+#else
       coopMatStore(acc[i][j], smem_a, sg * 64, T / 4, gl_CooperativeMatrixLayoutRowMajor);
+#endif
       subgroupMemoryBarrierShared();
       subgroupBarrier();
       for (uint e = lane; e < T * T; e += gl_SubgroupSize) {
         int64_t m = m0 + wm + i * T + int64_t(e / T), n = n0 + wn + j * T + int64_t(e % T);
         if (m >= M || n >= N) continue;
+#ifdef OP_gemm_h16
+        float value = epilogue_tile[sg * T * T + e];
+#else
         float value = uintBitsToFloat(smem_a[sg * 64 + e / 4][e % 4]);
+#endif
         if (splits > 1) {
           RefF32(workspace + uint64_t(((split * p.v[7] + batch) * M + m) * N + n) * 4u).v = value;
           continue;
