@@ -10,7 +10,7 @@ Devices: vulkan, cuda and mps where present, and cpu; each runs in its own
 process so that none sees another's allocations.
 
     python benchmark/mnist_benchmark.py [--devices vulkan,cuda,cpu] [--sizes 64,4096]
-                                        [--json out.json] [--plot out.png]
+                                        [--json out.json] [--plot out.png] [--report]
 
 It prints a table with the vulkan/cuda time ratio per size and writes the
 JSON and a log-log plot (matplotlib) of step time against parameter count.
@@ -118,8 +118,8 @@ def worker(device, sizes, reps, out):
         except RuntimeError as error:  # out of memory, or an op without a kernel in strict mode
             rows.append({"h": h, "parameters": parameters(h), "error": str(error).splitlines()[0][:200]})
         print(f"  {device} h={h}: {rows[-1]}", file=sys.stderr, flush=True)
-    with open(out, "w") as f:
-        json.dump(rows, f)
+        with open(out, "w") as f:  # after each size, so a cut-off run keeps what it measured
+            json.dump(rows, f)
 
 
 def available(device):
@@ -161,6 +161,8 @@ def main():
     parser.add_argument("--reps", type=int, default=10)
     parser.add_argument("--json", default="mnist_benchmark.json")
     parser.add_argument("--plot", default="mnist_benchmark.png")
+    parser.add_argument("--report", action="store_true",
+                        help="measure nothing: tabulate and plot the per-device files (<json>.<device>) of a run")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     parser.add_argument("--out", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -171,15 +173,16 @@ def main():
 
     results = {}
     for device in args.devices.split(","):
-        if not available(device):
-            continue
-        out = f"{args.json}.{device}.tmp"
-        env = dict(os.environ, TORCHVULKAN_STRICT="1")
-        subprocess.run([sys.executable, __file__, "--worker", device, "--sizes", args.sizes,
-                        "--reps", str(args.reps), "--out", out], check=True, env=env)
-        with open(out) as f:
-            results[device] = json.load(f)
-        os.remove(out)
+        out = f"{args.json}.{device}"
+        if not args.report:
+            if not available(device):
+                continue
+            env = dict(os.environ, TORCHVULKAN_STRICT="1")
+            subprocess.run([sys.executable, __file__, "--worker", device, "--sizes", args.sizes,
+                            "--reps", str(args.reps), "--out", out], check=True, env=env)
+        if os.path.exists(out):
+            with open(out) as f:
+                results[device] = json.load(f)
     with open(args.json, "w") as f:
         json.dump(results, f, indent=1)
     plot(results, args.plot)
@@ -190,10 +193,11 @@ def main():
     for i, h in enumerate(sizes):
         line = f"{h:7d} {parameters(h):10d}"
         for d in devices:
-            r = results[d][i]
+            r = results[d][i] if i < len(results[d]) else {}
             line += f" {r['step_s'] * 1e3:11.3f}" if "step_s" in r else f" {'error':>11s}"
         if {"vulkan", "cuda"} <= set(devices):
-            v, c = results["vulkan"][i], results["cuda"][i]
+            v = results["vulkan"][i] if i < len(results["vulkan"]) else {}
+            c = results["cuda"][i] if i < len(results["cuda"]) else {}
             if "step_s" in v and "step_s" in c:
                 line += (f"  {v['forward_backward_s'] / c['forward_backward_s']:19.2f}"
                          f" {v['step_s'] / c['step_s']:5.2f}"
