@@ -5,7 +5,6 @@
 #include <ATen/ops/empty.h>
 
 #include <algorithm>
-#include <cstdlib>
 #include <map>
 #include <span>
 #include <mutex>
@@ -78,10 +77,7 @@ void gemm(const at::Tensor& a, const at::Tensor& b, const at::Tensor& out, const
 
   // Tier 2 (tensor cores) where the device and the build have it, else the portable tier.
   rt::Device& dev = device_for(out);
-  // TORCHVULKAN_GEMM_KERNEL names another variant of gemm_coop.comp, for
-  // comparing variants on a GPU (see shaders/matmul/variants.toml).
-  const char* variant = std::getenv("TORCHVULKAN_GEMM_KERNEL");
-  std::string coop = std::string("gemm_coop.") + (variant && *variant ? variant : "gemm") + "." + dtype_name(type);
+  std::string coop = std::string("gemm_coop.gemm.") + dtype_name(type);
   bool use_coop = dev.pipelines().available(coop);
   {
     std::lock_guard<std::mutex> lock(tier_mutex);
