@@ -2,8 +2,11 @@
 // of dimensions, with the layout words and the two strategies of reduce.comp.
 // Every invocation keeps Welford's running (count, mean, M2) over its
 // elements; those merge pairwise by Chan's formula (the tree in shared
-// memory, and stage 1 over the parts' partials, three words each), so no sum
-// of squares of large values is ever subtracted from another.
+// memory, and stage 1 over the parts' partials), so no sum of squares of
+// large values is ever subtracted from another. The elements are shifted by
+// the output's first element first: a mean far from zero (1e4 + noise in
+// float) would otherwise round the running mean, and so every deviation, to
+// its own ulp. Partials are four words: count, shifted mean, M2, the shift.
 // (common/base.glsl comes with the variant prelude)
 
 layout(constant_id = 0) const uint kWorkgroupSize = 256;
@@ -57,12 +60,13 @@ shared ACC_T scratch_n[kWorkgroupSize];
 shared ACC_T scratch_mean[kWorkgroupSize];
 shared ACC_T scratch_m2[kWorkgroupSize];
 
-void write(Params p, int64_t o, int n_kept, int n_red, Stats s, int64_t parts, int64_t part) {
+void write(Params p, int64_t o, int n_kept, int n_red, Stats s, ACC_T shift, int64_t parts, int64_t part) {
   if (parts > 1) {
-    uint64_t at = args.target + uint64_t(o * parts + part) * uint64_t(3 * ACC_BYTES);
+    uint64_t at = args.target + uint64_t(o * parts + part) * uint64_t(4 * ACC_BYTES);
     AccRef(at).v = s.n;
     AccRef(at + ACC_BYTES).v = s.mean;
     AccRef(at + 2 * ACC_BYTES).v = s.m2;
+    AccRef(at + 3 * ACC_BYTES).v = shift;
     return;
   }
   // M2 / max(0, N - correction), PyTorch's rule: 0/0 is NaN, M2/0 infinity.
@@ -74,12 +78,12 @@ void write(Params p, int64_t o, int n_kept, int n_red, Stats s, int64_t parts, i
   X_store(args.target + uint64_t(offset_of(p, o, 5, 5 + 2 * n_kept, n_kept)), X_T(value));
   if (args.mean != 0) {
     int mean_strides = 5 + 3 * n_kept + 2 * n_red;
-    X_store(args.mean + uint64_t(offset_of(p, o, 5, mean_strides, n_kept)), X_T(s.mean));
+    X_store(args.mean + uint64_t(offset_of(p, o, 5, mean_strides, n_kept)), X_T(shift + s.mean));
   }
 }
 
 Stats partial(uint64_t base, int64_t r) {
-  uint64_t at = base + uint64_t(r) * uint64_t(3 * ACC_BYTES);
+  uint64_t at = base + uint64_t(r) * uint64_t(4 * ACC_BYTES);
   return Stats(AccRef(at).v, AccRef(at + ACC_BYTES).v, AccRef(at + 2 * ACC_BYTES).v);
 }
 
@@ -103,25 +107,29 @@ void main() {
     int64_t chunk = (reduce_size + parts - 1) / parts;
     int64_t end = min(reduce_size, (part + 1) * chunk);
     uint64_t base = args.source + uint64_t(offset_of(p, o, 5, 5 + n_kept, n_kept));
+    ACC_T shift = ACC_T(X_load(base));
     for (int64_t r = part * chunk; r < end; ++r) {
-      s = push(s, ACC_T(X_load(base + uint64_t(offset_of(p, r, red_sizes, red_sizes + n_red, n_red)))));
+      s = push(s, ACC_T(X_load(base + uint64_t(offset_of(p, r, red_sizes, red_sizes + n_red, n_red)))) - shift);
     }
-    write(p, o, n_kept, n_red, s, parts, part);
+    write(p, o, n_kept, n_red, s, shift, parts, part);
     return;
   }
 
   int64_t o = args.stage == 1 ? int64_t(group) : int64_t(group) / parts;
   int64_t part = int64_t(group) - o * parts;
   if (o >= outputs) return;
+  ACC_T shift;
   if (args.stage == 1) {
-    uint64_t base = args.source + uint64_t(o * parts) * uint64_t(3 * ACC_BYTES);
+    uint64_t base = args.source + uint64_t(o * parts) * uint64_t(4 * ACC_BYTES);
+    shift = AccRef(base + 3 * ACC_BYTES).v;
     for (int64_t r = tid; r < parts; r += kWorkgroupSize) s = merge(s, partial(base, r));
     parts = 1;
   } else {
     uint64_t base = args.source + uint64_t(offset_of(p, o, 5, 5 + n_kept, n_kept));
+    shift = ACC_T(X_load(base));
     int64_t step = int64_t(kWorkgroupSize) * parts;
     for (int64_t r = part * kWorkgroupSize + tid; r < reduce_size; r += step) {
-      s = push(s, ACC_T(X_load(base + uint64_t(offset_of(p, r, red_sizes, red_sizes + n_red, n_red)))));
+      s = push(s, ACC_T(X_load(base + uint64_t(offset_of(p, r, red_sizes, red_sizes + n_red, n_red)))) - shift);
     }
   }
   scratch_n[tid] = s.n;
@@ -138,5 +146,5 @@ void main() {
     }
     barrier();
   }
-  if (tid == 0) write(p, o, n_kept, n_red, Stats(scratch_n[0], scratch_mean[0], scratch_m2[0]), parts, part);
+  if (tid == 0) write(p, o, n_kept, n_red, Stats(scratch_n[0], scratch_mean[0], scratch_m2[0]), shift, parts, part);
 }

@@ -29,21 +29,24 @@ void norm_kernel(at::TensorIterator& iter, const c10::Scalar& ord) {
   }
 }
 
-at::Tensor linalg_vector_norm(const at::Tensor& self, const c10::Scalar& ord, Dims dim, bool keepdim, DType dtype) {
+at::Tensor linalg_vector_norm(const at::Tensor& self, const c10::Scalar& ord, Dims dim,
+                              bool keepdim, DType dtype) {
   Functional<at::native::structured_linalg_vector_norm_out> op;
   op.meta(self, ord, dim, keepdim, dtype);
   op.impl(self, ord, dim, keepdim, dtype, op.outputs_[0]);
   return op.outputs_[0];
 }
-at::Tensor& linalg_vector_norm_out(const at::Tensor& self, const c10::Scalar& ord, Dims dim, bool keepdim,
-                                   DType dtype, at::Tensor& out) {
+at::Tensor& linalg_vector_norm_out(const at::Tensor& self, const c10::Scalar& ord, Dims dim,
+                                   bool keepdim, DType dtype, at::Tensor& out) {
   Out<at::native::structured_linalg_vector_norm_out> op(out);
   op.meta(self, ord, dim, keepdim, dtype);
   op.impl(self, ord, dim, keepdim, dtype, out);
   return out;
 }
 
-at::OptionalScalarRef ref(const OptScalar& p) { return p ? at::OptionalScalarRef(&*p) : at::OptionalScalarRef(); }
+at::OptionalScalarRef ref(const OptScalar& p) {
+  return p ? at::OptionalScalarRef(&*p) : at::OptionalScalarRef();
+}
 
 at::Tensor norm(const at::Tensor& self, const OptScalar& p, at::IntArrayRef dim, bool keepdim) {
   Functional<at::native::structured_norm_out> op;
@@ -51,7 +54,8 @@ at::Tensor norm(const at::Tensor& self, const OptScalar& p, at::IntArrayRef dim,
   op.impl(self, ref(p), dim, keepdim, op.outputs_[0]);
   return op.outputs_[0];
 }
-at::Tensor& norm_out(const at::Tensor& self, const OptScalar& p, at::IntArrayRef dim, bool keepdim, at::Tensor& out) {
+at::Tensor& norm_out(const at::Tensor& self, const OptScalar& p, at::IntArrayRef dim, bool keepdim,
+                     at::Tensor& out) {
   Out<at::native::structured_norm_out> op(out);
   op.meta(self, ref(p), dim, keepdim);
   op.impl(self, ref(p), dim, keepdim, out);
@@ -64,8 +68,8 @@ at::Tensor norm_dtype(const at::Tensor& self, const OptScalar& p, at::IntArrayRe
   op.impl(self, ref(p), dim, keepdim, dtype, op.outputs_[0]);
   return op.outputs_[0];
 }
-at::Tensor& norm_dtype_out(const at::Tensor& self, const OptScalar& p, at::IntArrayRef dim, bool keepdim,
-                           c10::ScalarType dtype, at::Tensor& out) {
+at::Tensor& norm_dtype_out(const at::Tensor& self, const OptScalar& p, at::IntArrayRef dim,
+                           bool keepdim, c10::ScalarType dtype, at::Tensor& out) {
   Out<at::native::structured_norm_dtype_out> op(out);
   op.meta(self, ref(p), dim, keepdim, dtype);
   op.impl(self, ref(p), dim, keepdim, dtype, out);

@@ -40,10 +40,11 @@ std::vector<Dim> coalesce(std::vector<Dim> dims) {
 
 // The layout words of kept and reduced dims given innermost first; with
 // `second`, the second output's kept strides follow them.
-ReduceLayout make_layout(std::vector<Dim> kept, std::vector<Dim> red, bool sort_reduced, int64_t parts,
-                         bool second = false) {
+ReduceLayout make_layout(std::vector<Dim> kept, std::vector<Dim> red, bool sort_reduced,
+                         int64_t parts, bool second = false) {
   if (sort_reduced) {
-    std::stable_sort(red.begin(), red.end(), [](const Dim& a, const Dim& b) { return a.in_stride < b.in_stride; });
+    std::stable_sort(red.begin(), red.end(),
+                     [](const Dim& a, const Dim& b) { return a.in_stride < b.in_stride; });
   }
   kept = coalesce(kept);
   red = coalesce(red);
@@ -75,7 +76,8 @@ ReduceLayout iter_layout(const at::TensorIteratorBase& iter, bool second) {
   int input = iter.ntensors() - 1;
   for (int d = 0; d < iter.ndim(); ++d) {
     if (iter.shape()[d] == 1) continue;
-    Dim dim{iter.shape()[d], iter.strides(input)[d], iter.strides(0)[d], second ? iter.strides(1)[d] : 0};
+    Dim dim{iter.shape()[d], iter.strides(input)[d], iter.strides(0)[d],
+            second ? iter.strides(1)[d] : 0};
     (dim.out_stride == 0 ? red : kept).push_back(dim);
   }
   return make_layout(kept, red, true, 1, second);
@@ -120,7 +122,8 @@ void launch(ReduceLayout& layout, const Launch& l) {
   const rt::Kernel& kernel = dev.pipelines().get(l.kernel);
   int64_t wg = kernel.workgroup_size;
   // Consecutive outputs adjacent in memory: one invocation per output.
-  bool per_thread = layout.has_kept && (!layout.has_reduced || layout.kept_stride < layout.reduced_stride) &&
+  bool per_thread = layout.has_kept &&
+                    (!layout.has_reduced || layout.kept_stride < layout.reduced_stride) &&
                     outputs >= 4 * wg;
   // Long reductions split into parts whose partials a second launch reduces:
   // per_thread, enough invocations (~2M) that many loads are in flight even
@@ -147,10 +150,12 @@ void launch(ReduceLayout& layout, const Launch& l) {
   if (parts == 1) {
     std::vector<rt::Access> accesses = writes;
     accesses.push_back(span_of(l.input, false));
-    dev.stream().dispatch(kernel, &args, sizeof(args), meta.data(), meta_bytes, invocations, accesses);
+    dev.stream().dispatch(kernel, &args, sizeof(args), meta.data(), meta_bytes, invocations,
+                          accesses);
     return;
   }
-  at::Tensor partials = at::empty({outputs * parts * l.partial_words}, l.out.options().dtype(l.partial_type));
+  at::Tensor partials =
+      at::empty({outputs * parts * l.partial_words}, l.out.options().dtype(l.partial_type));
   args.target = reinterpret_cast<uint64_t>(partials.data_ptr());
   args.second = 0;
   rt::Access first[] = {span_of(l.input, false), span_of(partials, true)};
@@ -162,18 +167,19 @@ void launch(ReduceLayout& layout, const Launch& l) {
   args.mode = 0;
   std::vector<rt::Access> second = writes;
   second.push_back(span_of(partials, false));
-  dev.stream().dispatch(kernel, &args, sizeof(args), meta.data(), meta_bytes, static_cast<uint64_t>(outputs * wg),
-                        second);
+  dev.stream().dispatch(kernel, &args, sizeof(args), meta.data(), meta_bytes,
+                        static_cast<uint64_t>(outputs * wg), second);
 }
 
 }  // namespace
 
-ReduceLayout reduce_layout(const at::Tensor& input, at::OptionalIntArrayRef dims_opt, const at::Tensor& out,
-                           bool sort_reduced, int64_t parts) {
+ReduceLayout reduce_layout(const at::Tensor& input, at::OptionalIntArrayRef dims_opt,
+                           const at::Tensor& out, bool sort_reduced, int64_t parts) {
   int64_t ndim = input.dim();
   std::vector<bool> reduced(ndim, dims_opt.value_or(at::IntArrayRef{}).empty());
   if (ndim > 0) {  // a 0-dim input "reduces" over dim 0 or -1 as a no-op
-    for (int64_t d : dims_opt.value_or(at::IntArrayRef{})) reduced[c10::maybe_wrap_dim(d, ndim)] = true;
+    for (int64_t d : dims_opt.value_or(at::IntArrayRef{}))
+      reduced[c10::maybe_wrap_dim(d, ndim)] = true;
   }
   int64_t width = input.element_size(), out_width = out.element_size();
 
@@ -196,7 +202,8 @@ ReduceLayout reduce_layout(const at::Tensor& input, at::OptionalIntArrayRef dims
   return make_layout(kept, red, sort_reduced, parts);
 }
 
-void reduce(const at::Tensor& self, at::OptionalIntArrayRef dims_opt, const at::Tensor& out, std::string_view op) {
+void reduce(const at::Tensor& self, at::OptionalIntArrayRef dims_opt, const at::Tensor& out,
+            std::string_view op) {
   bool logical = op == "any" || op == "all";
   bool counting = op == "count_nonzero";  // any input dtype, an int64 count
   c10::ScalarType type = logical ? c10::kBool : counting ? self.scalar_type() : out.scalar_type();
@@ -217,7 +224,8 @@ void reduce(const at::Tensor& self, at::OptionalIntArrayRef dims_opt, const at::
                   .source = input.const_data_ptr(),
                   .out = out,
                   .target = out.data_ptr(),
-                  .scalar = acc_bits(type, 1.0 / static_cast<double>(std::max<int64_t>(layout.reduce_size, 1))),
+                  .scalar = acc_bits(
+                      type, 1.0 / static_cast<double>(std::max<int64_t>(layout.reduce_size, 1))),
                   .partial_type = counting ? c10::kLong : accumulator(type)});
 }
 
@@ -237,16 +245,17 @@ void welford(const at::TensorIteratorBase& iter, double correction, bool take_sq
   bool with_mean = iter.noutputs() == 2;
   ReduceLayout layout = iter_layout(iter, with_mean);
   c10::ScalarType type = iter.dtype(0);
-  launch(layout, {.kernel = std::string(take_sqrt ? "welford.std." : "welford.var.") + dtype_name(type),
-                  .input = iter.tensor_base(iter.ntensors() - 1),
-                  .source = iter.data_ptr(iter.ntensors() - 1),
-                  .out = iter.tensor_base(0),
-                  .target = iter.data_ptr(0),
-                  .second = with_mean ? &iter.tensor_base(1) : nullptr,
-                  .second_target = with_mean ? iter.data_ptr(1) : nullptr,
-                  .scalar = acc_bits(type, correction),
-                  .partial_type = accumulator(type),
-                  .partial_words = 3});
+  launch(layout,
+         {.kernel = std::string(take_sqrt ? "welford.std." : "welford.var.") + dtype_name(type),
+          .input = iter.tensor_base(iter.ntensors() - 1),
+          .source = iter.data_ptr(iter.ntensors() - 1),
+          .out = iter.tensor_base(0),
+          .target = iter.data_ptr(0),
+          .second = with_mean ? &iter.tensor_base(1) : nullptr,
+          .second_target = with_mean ? iter.data_ptr(1) : nullptr,
+          .scalar = acc_bits(type, correction),
+          .partial_type = accumulator(type),
+          .partial_words = 4});
 }
 
 }  // namespace torchvulkan

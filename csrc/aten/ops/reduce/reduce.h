@@ -11,7 +11,8 @@ namespace torchvulkan {
 // "all", "count_nonzero"); an empty `dims` reduces everything. `out` is
 // already shaped, with the reduced dims kept as 1 or removed, and has the
 // result dtype.
-void reduce(const at::Tensor& self, at::OptionalIntArrayRef dims, const at::Tensor& out, std::string_view op);
+void reduce(const at::Tensor& self, at::OptionalIntArrayRef dims, const at::Tensor& out,
+            std::string_view op);
 
 // The same over a reduction TensorIterator built by ATen (make_reduction, as
 // its DispatchStubs receive it): its input has the output's dtype. `scalar`
@@ -33,7 +34,7 @@ struct ReduceLayout {
   int64_t kept_stride = 0, reduced_stride = 0;  // input strides of the innermost kept / reduced dim
   bool has_kept = false, has_reduced = false;
 };
-ReduceLayout reduce_layout(const at::Tensor& input, at::OptionalIntArrayRef dims, const at::Tensor& out,
-                           bool sort_reduced, int64_t parts = 1);
+ReduceLayout reduce_layout(const at::Tensor& input, at::OptionalIntArrayRef dims,
+                           const at::Tensor& out, bool sort_reduced, int64_t parts = 1);
 
 }  // namespace torchvulkan

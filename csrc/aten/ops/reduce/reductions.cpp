@@ -104,11 +104,14 @@ at::Tensor& amin_out(const at::Tensor& self, at::IntArrayRef dim, bool keepdim, 
 LOGICAL_FORMS(any)
 LOGICAL_FORMS(all)
 
-void nansum_kernel(at::TensorIterator& iter) { reduce(iter, "nansum"); }
+void nansum_kernel(at::TensorIterator& iter) {
+  reduce(iter, "nansum");
+}
 
 at::Tensor count_nonzero(const at::Tensor& self, at::IntArrayRef dims) {
   auto mask = at::native::make_dim_mask(dims, self.dim());
-  at::Tensor out = at::empty(at::native::shape_from_dim_mask(self, mask, false), self.options().dtype(at::kLong));
+  at::Tensor out = at::empty(at::native::shape_from_dim_mask(self, mask, false),
+                             self.options().dtype(at::kLong));
   reduce(self, dims, out, "count_nonzero");
   return out;
 }
@@ -122,17 +125,18 @@ void aminmax_all_kernel(const at::Tensor& self, at::Tensor& min, at::Tensor& max
   reduce(self, Dims(), max, "amax");
 }
 
-std::tuple<at::Tensor, at::Tensor> aminmax(const at::Tensor& self, std::optional<int64_t> dim, bool keepdim) {
+std::tuple<at::Tensor, at::Tensor> aminmax_functional(const at::Tensor& self,
+                                                      std::optional<int64_t> dim, bool keepdim) {
   Functional<at::native::structured_aminmax_out> op;
   op.meta(self, dim, keepdim);
   op.impl(self, dim, keepdim, op.outputs_[0], op.outputs_[1]);
   return {op.outputs_[0], op.outputs_[1]};
 }
-std::tuple<at::Tensor&, at::Tensor&> aminmax_out(const at::Tensor& self, std::optional<int64_t> dim, bool keepdim,
-                                                 at::Tensor& min, at::Tensor& max) {
+std::tuple<at::Tensor&, at::Tensor&> aminmax_out(const at::Tensor& self, std::optional<int64_t> dim,
+                                                 bool keepdim, at::Tensor& min, at::Tensor& max) {
   at::native::check_scalar_type_device_layout_equal(min, self);
   at::native::check_scalar_type_device_layout_equal(max, self);
-  auto [lo, hi] = aminmax(self, dim, keepdim);
+  auto [lo, hi] = aminmax_functional(self, dim, keepdim);
   at::native::resize_output(min, lo.sizes());
   at::native::resize_output(max, hi.sizes());
   min.copy_(lo);
@@ -178,7 +182,7 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("nansum", at::native::nansum);
   m.impl("nansum.out", at::native::nansum_out);
   m.impl("count_nonzero.dim_IntList", count_nonzero);
-  m.impl("aminmax", aminmax);
+  m.impl("aminmax", aminmax_functional);
   m.impl("aminmax.out", aminmax_out);
 }
 

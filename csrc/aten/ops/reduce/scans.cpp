@@ -57,51 +57,61 @@ void scan(const char* op, const at::Tensor& self, int64_t dim, const at::Tensor&
   int64_t rows = 1;
   for (const auto& k : kept) rows *= k[0];
   int64_t length = ndim > 0 ? self.size(dim) : 1;
-  std::vector<int64_t> meta = {rows, length, static_cast<int64_t>(kept.size()), bytes(self, dim), bytes(out, dim),
+  std::vector<int64_t> meta = {rows,
+                               length,
+                               static_cast<int64_t>(kept.size()),
+                               bytes(self, dim),
+                               bytes(out, dim),
                                bytes(indices, dim)};
   for (int i = 0; i < 4; ++i) {
     for (const auto& k : kept) meta.push_back(k[i]);
   }
 
   rt::Device& dev = device_for(out);
-  const rt::Kernel& kernel = dev.pipelines().get(std::string("scan.") + op + "." + dtype_name(self.scalar_type()));
+  const rt::Kernel& kernel =
+      dev.pipelines().get(std::string("scan.") + op + "." + dtype_name(self.scalar_type()));
   // One invocation walks a row when rows are short, or so many that they
   // fill the device anyway; otherwise a workgroup scans each row in chunks.
   bool per_thread = length <= 16 || rows >= 65536;
-  Args args{0, reinterpret_cast<uint64_t>(self.const_data_ptr()), reinterpret_cast<uint64_t>(out.data_ptr()),
-            indices.defined() ? reinterpret_cast<uint64_t>(indices.data_ptr()) : 0, per_thread ? 1u : 0u};
+  Args args{0, reinterpret_cast<uint64_t>(self.const_data_ptr()),
+            reinterpret_cast<uint64_t>(out.data_ptr()),
+            indices.defined() ? reinterpret_cast<uint64_t>(indices.data_ptr()) : 0,
+            per_thread ? 1u : 0u};
   std::vector<rt::Access> accesses = {span_of(self, false), span_of(out, true)};
   if (indices.defined()) accesses.push_back(span_of(indices, true));
   uint64_t invocations = static_cast<uint64_t>(rows) * (per_thread ? 1 : kernel.workgroup_size);
-  dev.stream().dispatch(kernel, &args, sizeof(args), meta.data(), static_cast<uint32_t>(meta.size() * sizeof(int64_t)),
-                        invocations, accesses);
+  dev.stream().dispatch(kernel, &args, sizeof(args), meta.data(),
+                        static_cast<uint32_t>(meta.size() * sizeof(int64_t)), invocations,
+                        accesses);
 }
 
-void cumsum_kernel(const at::Tensor& result, const at::Tensor& self, int64_t dim) { scan("cumsum", self, dim, result); }
+void cumsum_kernel(const at::Tensor& result, const at::Tensor& self, int64_t dim) {
+  scan("cumsum", self, dim, result);
+}
 void cumprod_kernel(const at::Tensor& result, const at::Tensor& self, int64_t dim) {
   scan("cumprod", self, dim, result);
 }
 
 // The functional, in-place and out= forms of ATen's structured cumsum / cumprod.
-#define CUMULATIVE_FORMS(name)                                                                          \
-  at::Tensor name(const at::Tensor& self, int64_t dim, std::optional<c10::ScalarType> dtype) {          \
-    Functional<at::native::structured_##name##_out> op;                                                 \
-    op.meta(self, dim, dtype);                                                                          \
-    op.impl(self, dim, dtype, op.outputs_[0]);                                                          \
-    return op.outputs_[0];                                                                              \
-  }                                                                                                     \
-  at::Tensor& name##_(at::Tensor& self, int64_t dim, std::optional<c10::ScalarType> dtype) {            \
-    InPlace<at::native::structured_##name##_out> op(self);                                              \
-    op.meta(self, dim, dtype);                                                                          \
-    op.impl(self, dim, dtype, self);                                                                    \
-    return self;                                                                                        \
-  }                                                                                                     \
-  at::Tensor& name##_out(const at::Tensor& self, int64_t dim, std::optional<c10::ScalarType> dtype,     \
-                         at::Tensor& out) {                                                             \
-    Out<at::native::structured_##name##_out> op(out);                                                   \
-    op.meta(self, dim, dtype);                                                                          \
-    op.impl(self, dim, dtype, out);                                                                     \
-    return out;                                                                                         \
+#define CUMULATIVE_FORMS(name)                                                                 \
+  at::Tensor name(const at::Tensor& self, int64_t dim, std::optional<c10::ScalarType> dtype) { \
+    Functional<at::native::structured_##name##_out> op;                                        \
+    op.meta(self, dim, dtype);                                                                 \
+    op.impl(self, dim, dtype, op.outputs_[0]);                                                 \
+    return op.outputs_[0];                                                                     \
+  }                                                                                            \
+  at::Tensor& name##_(at::Tensor& self, int64_t dim, std::optional<c10::ScalarType> dtype) {   \
+    InPlace<at::native::structured_##name##_out> op(self);                                     \
+    op.meta(self, dim, dtype);                                                                 \
+    op.impl(self, dim, dtype, self);                                                           \
+    return self;                                                                               \
+  }                                                                                            \
+  at::Tensor& name##_out(const at::Tensor& self, int64_t dim,                                  \
+                         std::optional<c10::ScalarType> dtype, at::Tensor& out) {              \
+    Out<at::native::structured_##name##_out> op(out);                                          \
+    op.meta(self, dim, dtype);                                                                 \
+    op.impl(self, dim, dtype, out);                                                            \
+    return out;                                                                                \
   }
 
 CUMULATIVE_FORMS(cumsum)
@@ -115,10 +125,10 @@ void cummin_helper(const at::Tensor& self, at::Tensor& values, at::Tensor& indic
 }
 
 at::Tensor& logcumsumexp_out(const at::Tensor& self, int64_t dim, at::Tensor& out) {
-  TORCH_CHECK(at::isFloatingType(self.scalar_type()), "\"logcumsumexp\" not implemented for '", self.scalar_type(),
-              "'");
-  TORCH_CHECK(out.scalar_type() == self.scalar_type(), "logcumsumexp: expected out of dtype ", self.scalar_type(),
-              ", got ", out.scalar_type());
+  TORCH_CHECK(at::isFloatingType(self.scalar_type()), "\"logcumsumexp\" not implemented for '",
+              self.scalar_type(), "'");
+  TORCH_CHECK(out.scalar_type() == self.scalar_type(), "logcumsumexp: expected out of dtype ",
+              self.scalar_type(), ", got ", out.scalar_type());
   at::native::resize_output(out, self.sizes());
   scan("logcumsumexp", self, dim, out);
   return out;

@@ -19,17 +19,22 @@ using Dims = at::OptionalIntArrayRef;
 using Correction = std::optional<c10::Scalar>;
 
 void check(const char* name, const at::Tensor& self) {
-  TORCH_CHECK(self.layout() == at::Layout::Strided, "std and var only supports strided layout, got: ", self.layout());
+  TORCH_CHECK(self.layout() == at::Layout::Strided,
+              "std and var only supports strided layout, got: ", self.layout());
   TORCH_CHECK(at::isFloatingType(self.scalar_type()) || at::isComplexType(self.scalar_type()),
               "std and var only support floating point and complex dtypes");
-  TORCH_CHECK(!at::isComplexType(self.scalar_type()), "torchvulkan: ", name, " of complex tensors is not supported");
+  TORCH_CHECK(!at::isComplexType(self.scalar_type()), "torchvulkan: ", name,
+              " of complex tensors is not supported");
 }
 
 // The divisor N - correction <= 0 gives inf or NaN; PyTorch warns about it.
-void warn_degrees_of_freedom(const char* name, const at::TensorIteratorBase& iter, double correction) {
+void warn_degrees_of_freedom(const char* name, const at::TensorIteratorBase& iter,
+                             double correction) {
   int64_t n = iter.num_output_elements() == 0 ? 0 : iter.numel() / iter.num_output_elements();
   if (static_cast<double>(n) - correction <= 0) {
-    TORCH_WARN(name, "(): degrees of freedom is <= 0. Correction should be strictly less than the reduction factor "
+    TORCH_WARN(name,
+               "(): degrees of freedom is <= 0. Correction should be strictly less than the "
+               "reduction factor "
                "(input numel divided by output numel).");
   }
 }
@@ -40,8 +45,9 @@ at::Tensor& std_var_out(const char* name, at::Tensor& result, const at::Tensor& 
   double correction = correction_opt.value_or(1).toDouble();
   c10::ScalarType dtype = at::native::get_dtype_from_result(result, {});
   auto iter = at::native::make_reduction(name, result, self, dim, keepdim, dtype);
-  TORCH_CHECK(at::canCast(self.scalar_type(), result.scalar_type()), "result type ", self.scalar_type(),
-              " can't be cast to the desired output type ", result.scalar_type());
+  TORCH_CHECK(at::canCast(self.scalar_type(), result.scalar_type()), "result type ",
+              self.scalar_type(), " can't be cast to the desired output type ",
+              result.scalar_type());
   warn_degrees_of_freedom(name, iter, correction);
   if (iter.numel() == 0) {
     result.fill_(std::numeric_limits<double>::quiet_NaN());
@@ -51,10 +57,10 @@ at::Tensor& std_var_out(const char* name, at::Tensor& result, const at::Tensor& 
   return result;
 }
 
-std::tuple<at::Tensor&, at::Tensor&> std_var_mean_out(const char* name, at::Tensor& result, at::Tensor& mean,
-                                                      const at::Tensor& self, Dims dim,
-                                                      const Correction& correction_opt, bool keepdim,
-                                                      bool take_sqrt) {
+std::tuple<at::Tensor&, at::Tensor&> std_var_mean_out(const char* name, at::Tensor& result,
+                                                      at::Tensor& mean, const at::Tensor& self,
+                                                      Dims dim, const Correction& correction_opt,
+                                                      bool keepdim, bool take_sqrt) {
   check(name, self);
   double correction = correction_opt.value_or(1).toDouble();
   c10::ScalarType dtype = at::native::get_dtype_from_result(result, {});
@@ -73,28 +79,32 @@ at::Tensor empty_result(const at::Tensor& self) {
   return at::empty({0}, self.options().dtype(c10::toRealValueType(self.scalar_type())));
 }
 
-at::Tensor var_correction(const at::Tensor& self, Dims dim, const Correction& correction, bool keepdim) {
+at::Tensor var_correction(const at::Tensor& self, Dims dim, const Correction& correction,
+                          bool keepdim) {
   at::Tensor result = empty_result(self);
   return std_var_out("var", result, self, dim, correction, keepdim, false);
 }
-at::Tensor& var_correction_out(const at::Tensor& self, Dims dim, const Correction& correction, bool keepdim, at::Tensor& out) {
+at::Tensor& var_correction_out(const at::Tensor& self, Dims dim, const Correction& correction,
+                               bool keepdim, at::Tensor& out) {
   return std_var_out("var", out, self, dim, correction, keepdim, false);
 }
-at::Tensor std_correction(const at::Tensor& self, Dims dim, const Correction& correction, bool keepdim) {
+at::Tensor std_correction(const at::Tensor& self, Dims dim, const Correction& correction,
+                          bool keepdim) {
   at::Tensor result = empty_result(self);
   return std_var_out("std", result, self, dim, correction, keepdim, true);
 }
-at::Tensor& std_correction_out(const at::Tensor& self, Dims dim, const Correction& correction, bool keepdim, at::Tensor& out) {
+at::Tensor& std_correction_out(const at::Tensor& self, Dims dim, const Correction& correction,
+                               bool keepdim, at::Tensor& out) {
   return std_var_out("std", out, self, dim, correction, keepdim, true);
 }
-std::tuple<at::Tensor, at::Tensor> var_mean(const at::Tensor& self, Dims dim, const Correction& correction,
-                                            bool keepdim) {
+std::tuple<at::Tensor, at::Tensor> var_mean(const at::Tensor& self, Dims dim,
+                                            const Correction& correction, bool keepdim) {
   at::Tensor result = empty_result(self), mean = empty_result(self);
   std_var_mean_out("var_mean", result, mean, self, dim, correction, keepdim, false);
   return {result, mean};
 }
-std::tuple<at::Tensor, at::Tensor> std_mean(const at::Tensor& self, Dims dim, const Correction& correction,
-                                            bool keepdim) {
+std::tuple<at::Tensor, at::Tensor> std_mean(const at::Tensor& self, Dims dim,
+                                            const Correction& correction, bool keepdim) {
   at::Tensor result = empty_result(self), mean = empty_result(self);
   std_var_mean_out("std_mean", result, mean, self, dim, correction, keepdim, true);
   return {result, mean};
