@@ -8,9 +8,9 @@
 //    elements at a time: each invocation scans kPerThread consecutive
 //    elements, a Hillis-Steele scan in shared memory combines the invocations'
 //    totals, and the chunk's last value carries into the next chunk.
-// combine(a, b) takes a before b: cummax/cummin keep the later of equal
-// values and the first of the latest NaNs, so ties go to the last index as
-// on the CPU.
+// combine(a, b) takes a before b. cummax/cummin keep the later of equal
+// values (ties go to the last index) and a NaN until the next NaN, as the
+// CPU kernel does.
 // (common/base.glsl comes with the variant prelude)
 
 layout(constant_id = 0) const uint kWorkgroupSize = 256;
