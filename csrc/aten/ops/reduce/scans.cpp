@@ -70,9 +70,12 @@ void scan(const char* op, const at::Tensor& self, int64_t dim, const at::Tensor&
   rt::Device& dev = device_for(out);
   const rt::Kernel& kernel =
       dev.pipelines().get(std::string("scan.") + op + "." + dtype_name(self.scalar_type()));
-  // One invocation walks a row when rows are short, or so many that they
-  // fill the device anyway; otherwise a workgroup scans each row in chunks.
-  bool per_thread = length <= 16 || rows >= 65536;
+  // One invocation walks a row when rows are short, or when rows are many
+  // and adjacent in memory (a scan along an outer dim: neighbouring
+  // invocations load neighbouring elements); otherwise a workgroup scans each
+  // row in chunks.
+  bool adjacent_rows = !kept.empty() && kept[0][1] < bytes(self, dim);
+  bool per_thread = length <= 16 || (rows >= 65536 && adjacent_rows);
   Args args{0, reinterpret_cast<uint64_t>(self.const_data_ptr()),
             reinterpret_cast<uint64_t>(out.data_ptr()),
             indices.defined() ? reinterpret_cast<uint64_t>(indices.data_ptr()) : 0,

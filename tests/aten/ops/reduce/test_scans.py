@@ -13,10 +13,11 @@ def test_opinfo(op, dtype, variant, no_fallback):
     check_op(op, dtype, variant)
 
 
-@pytest.mark.parametrize("shape,dim", [((5000,), 0), ((3, 3000), 1), ((2100, 3), 0), ((40, 7, 30), 1)])
+@pytest.mark.parametrize("shape,dim", [((5000,), 0), ((3, 3000), 1), ((2100, 3), 0), ((40, 7, 30), 1),
+                                       ((20, 70000), 0)])
 def test_long_and_strided_scans(shape, dim, no_fallback):
     # Rows longer than one chunk of a workgroup carry across chunks; rows
-    # along an outer dim are strided.
+    # along an outer dim are strided; many adjacent rows take one invocation each.
     g = torch.Generator().manual_seed(0)
     x = torch.randn(shape, generator=g, dtype=torch.float64)
     d = x.to("vulkan")
