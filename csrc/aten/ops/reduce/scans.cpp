@@ -1,4 +1,5 @@
-// Scans along a dim, one launch each (see shaders/reduce/scan.comp): cumsum
+// Scans along a dim, one launch each (two for few long rows; see
+// shaders/reduce/scan.comp): cumsum
 // and cumprod through ATen's structured kernels (which check the dim, pick
 // the dtype and treat 0-dim and empty inputs) and their DispatchStubs;
 // cummax / cummin through the helpers ATen's cummax and cummin call with
@@ -8,9 +9,11 @@
 #include <ATen/native/Resize.h>
 #include <ATen/ops/cumprod_native.h>
 #include <ATen/ops/cumsum_native.h>
+#include <ATen/ops/empty.h>
 #include <ATen/ops/empty_like.h>
 #include <torch/library.h>
 
+#include <algorithm>
 #include <array>
 #include <string>
 #include <vector>
@@ -23,9 +26,12 @@ namespace torchvulkan {
 namespace {
 
 struct Args {
-  uint64_t meta, source, target, indices;
+  uint64_t meta, source, target, indices, partials, blocks, block_length;
   uint32_t mode;
 };
+
+// Elements per chunk of a workgroup in scan.comp (kPerThread invocations' worth).
+constexpr int64_t kPerThread = 4;
 
 // out (and indices, for cummax/cummin) = the scan `op` of self along `dim`;
 // self has out's dtype and every tensor self's sizes.
@@ -73,18 +79,44 @@ void scan(const char* op, const at::Tensor& self, int64_t dim, const at::Tensor&
   // One invocation walks a row when rows are short, or when rows are many
   // and adjacent in memory (a scan along an outer dim: neighbouring
   // invocations load neighbouring elements); otherwise a workgroup scans each
-  // row in chunks.
+  // row in chunks, and few long rows split into blocks that fill ~1024
+  // workgroups, blocks of at least four chunks.
   bool adjacent_rows = !kept.empty() && kept[0][1] < bytes(self, dim);
   bool per_thread = length <= 16 || (rows >= 65536 && adjacent_rows);
-  Args args{0, reinterpret_cast<uint64_t>(self.const_data_ptr()),
+  int64_t wg = kernel.workgroup_size, width = kPerThread * wg;
+  int64_t blocks = per_thread ? 1
+                              : std::min((length + 4 * width - 1) / (4 * width),
+                                         std::max<int64_t>(1, 1024 / rows));
+  int64_t block_length = blocks > 1 ? (length + blocks - 1) / blocks : length;
+  if (blocks > 1) {
+    block_length = (block_length + width - 1) / width * width;
+    blocks = (length + block_length - 1) / block_length;
+  }
+  Args args{0,
+            reinterpret_cast<uint64_t>(self.const_data_ptr()),
             reinterpret_cast<uint64_t>(out.data_ptr()),
             indices.defined() ? reinterpret_cast<uint64_t>(indices.data_ptr()) : 0,
+            0,
+            static_cast<uint64_t>(blocks),
+            static_cast<uint64_t>(block_length),
             per_thread ? 1u : 0u};
+  uint32_t meta_bytes = static_cast<uint32_t>(meta.size() * sizeof(int64_t));
   std::vector<rt::Access> accesses = {span_of(self, false), span_of(out, true)};
   if (indices.defined()) accesses.push_back(span_of(indices, true));
-  uint64_t invocations = static_cast<uint64_t>(rows) * (per_thread ? 1 : kernel.workgroup_size);
-  dev.stream().dispatch(kernel, &args, sizeof(args), meta.data(),
-                        static_cast<uint32_t>(meta.size() * sizeof(int64_t)), invocations,
+  uint64_t invocations = static_cast<uint64_t>(rows) * (per_thread ? 1 : blocks * wg);
+  if (blocks == 1) {
+    dev.stream().dispatch(kernel, &args, sizeof(args), meta.data(), meta_bytes, invocations,
+                          accesses);
+    return;
+  }
+  at::Tensor partials = at::empty({rows * blocks * 2}, self.options().dtype(at::kLong));
+  args.partials = reinterpret_cast<uint64_t>(partials.data_ptr());
+  args.mode = 2;
+  rt::Access totals[] = {span_of(self, false), span_of(partials, true)};
+  dev.stream().dispatch(kernel, &args, sizeof(args), meta.data(), meta_bytes, invocations, totals);
+  args.mode = 3;
+  accesses.push_back(span_of(partials, false));
+  dev.stream().dispatch(kernel, &args, sizeof(args), meta.data(), meta_bytes, invocations,
                         accesses);
 }
 

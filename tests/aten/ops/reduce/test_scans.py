@@ -13,11 +13,12 @@ def test_opinfo(op, dtype, variant, no_fallback):
     check_op(op, dtype, variant)
 
 
-@pytest.mark.parametrize("shape,dim", [((5000,), 0), ((3, 3000), 1), ((2100, 3), 0), ((40, 7, 30), 1),
-                                       ((20, 70000), 0)])
+@pytest.mark.parametrize("shape,dim", [((5000,), 0), ((20000,), 0), ((3, 3000), 1), ((3, 10000), 1),
+                                       ((2100, 3), 0), ((40, 7, 30), 1), ((20, 70000), 0)])
 def test_long_and_strided_scans(shape, dim, no_fallback):
-    # Rows longer than one chunk of a workgroup carry across chunks; rows
-    # along an outer dim are strided; many adjacent rows take one invocation each.
+    # Rows longer than one chunk of a workgroup carry across chunks, and
+    # longer ones across blocks of several workgroups; rows along an outer dim
+    # are strided; many adjacent rows take one invocation each.
     g = torch.Generator().manual_seed(0)
     x = torch.randn(shape, generator=g, dtype=torch.float64)
     d = x.to("vulkan")
@@ -38,8 +39,8 @@ def test_cummax_ties_and_nan_take_the_last_index(no_fallback):
         expected = op(x, 0)
         torch.testing.assert_close(values.cpu(), expected.values, equal_nan=True)
         assert torch.equal(indices.cpu(), expected.indices)
-    long = torch.zeros(3000)  # every element ties, across chunks
-    assert torch.equal(torch.cummax(long.to("vulkan"), 0).indices.cpu(), torch.arange(3000))
+    for n in (3000, 20000):  # every element ties, across chunks and blocks
+        assert torch.equal(torch.cummax(torch.zeros(n, device="vulkan"), 0).indices.cpu(), torch.arange(n))
 
 
 def test_logcumsumexp_infinities_and_nan(no_fallback):
