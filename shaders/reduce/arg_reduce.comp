@@ -13,7 +13,7 @@ layout(push_constant) uniform Args {
   uint64_t index_strides;  // word offset in meta of the indices' kept strides (bytes)
 } args;
 
-layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer Params { int64_t v[]; };
+#include "reduce/layout.glsl"
 
 #ifdef X_DT_B8
 #define KEY_T int
@@ -45,18 +45,6 @@ bool beats(KEY_T v, int64_t i, KEY_T w, int64_t j) {
   if (v != w && !is_nan(v)) return v < w;
 #endif
   return i < j;
-}
-
-int64_t offset_of(Params p, int64_t index, int sizes, int strides, int n) {
-  if (n == 1) return index * p.v[strides];
-  int64_t offset = 0;
-  for (int d = 0; d < n; ++d) {
-    int64_t size = p.v[sizes + d];
-    int64_t q = index / size;
-    offset += (index - q * size) * p.v[strides + d];
-    index = q;
-  }
-  return offset;
 }
 
 void main() {

@@ -1,5 +1,6 @@
-// Reductions (sum, mean, prod, amax, amin, any, all) of any set of dimensions
-// in one pass over memory. The host (csrc/aten/ops/reduce/reduce.cpp) splits
+// Reductions (sum, mean, prod, amax, amin, any, all, nansum, count_nonzero
+// and the vector norms) of any set of dimensions in one pass over memory. The
+// host (csrc/aten/ops/reduce/reduce.cpp) splits
 // the input's dimensions into kept ones (one output per index) and reduced
 // ones, coalesced, and picks a strategy:
 //  - mode 0, one workgroup per output (or per part of an output when the
@@ -11,16 +12,22 @@
 //    by stage 1 as above) looping over the reduced elements, for reductions
 //    over an outer dimension (consecutive outputs are then consecutive in
 //    memory, so the loads coalesce).
-// Float sums are compensated (Kahan) in every loop.
+// Each element passes through element() before it is accumulated (|x|^p for
+// a norm) and each result through finish() (the root of a norm); partials
+// hold the accumulated values in between. Float sums are compensated (Kahan)
+// in every loop.
 // (common/base.glsl comes with the variant prelude)
+#include "common/math.glsl"
+#include "reduce/layout.glsl"
 
 layout(constant_id = 0) const uint kWorkgroupSize = 256;
 
 layout(push_constant) uniform Args {
   uint64_t meta;    // Params
   uint64_t source;  // stage 0: the input; stage 1: the partials
-  uint64_t target; // the output tensor, or the partials when parts > 1
-  uint64_t scale;   // mean: 1/n as bits of ACC_T
+  uint64_t target;  // the output tensor, or the partials when parts > 1
+  uint64_t second;  // welford.comp's mean output; the launch is shared
+  uint64_t scalar;  // as bits of ACC_T: mean: 1/n; norm: the order p
   uint mode;
   uint stage;
 } args;
@@ -28,9 +35,12 @@ layout(push_constant) uniform Args {
 // int64 words: [0] outputs, [1] reduce size, [2] parts, [3] n_kept, [4] n_reduced,
 // then kept sizes, kept input strides, kept output strides (bytes), reduced
 // sizes, reduced input strides (bytes); dimension 0 varies fastest.
-layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer Params { int64_t v[]; };
 
-#if defined(X_DT_F64)
+#if defined(OP_count_nonzero)
+#define ACC_T int64_t
+#define ACC_BYTES 8
+layout(buffer_reference, std430, buffer_reference_align = 8) buffer AccRef { int64_t v; };
+#elif defined(X_DT_F64)
 #define ACC_T double
 #define ACC_FLOAT 1
 #define ACC_BYTES 8
@@ -54,13 +64,14 @@ layout(buffer_reference, std430, buffer_reference_align = 4) buffer AccRef { boo
 layout(buffer_reference, std430, buffer_reference_align = 4) buffer AccRef { int v; };
 #endif
 
-#if defined(OP_sum) || defined(OP_mean)
+#if defined(OP_sum) || defined(OP_mean) || defined(OP_nansum) || defined(OP_count_nonzero) || defined(OP_norm)
+#define SUMMING 1
 ACC_T identity() { return ACC_T(0); }
 ACC_T combine(ACC_T a, ACC_T b) { return a + b; }
 #elif defined(OP_prod)
 ACC_T identity() { return ACC_T(1); }
 ACC_T combine(ACC_T a, ACC_T b) { return a * b; }
-#elif defined(OP_amax) || defined(OP_amin)
+#elif defined(OP_amax) || defined(OP_amin) || defined(OP_norm_inf) || defined(OP_norm_neginf)
 #if defined(ACC_FLOAT)
 ACC_T lowest() { return ACC_T(-1.0 / 0.0); }
 ACC_T highest() { return ACC_T(1.0 / 0.0); }
@@ -79,7 +90,7 @@ bool greater(bool a, bool b) { return a && !b; }
 #else
 bool greater(ACC_T a, ACC_T b) { return a > b; }
 #endif
-#ifdef OP_amax
+#if defined(OP_amax) || defined(OP_norm_inf)
 ACC_T identity() { return lowest(); }
 bool better(ACC_T a, ACC_T b) { return greater(a, b); }
 #else
@@ -103,6 +114,54 @@ ACC_T combine(ACC_T a, ACC_T b) { return a && b; }
 #error "reduce: unknown op"
 #endif
 
+#ifdef ACC_FLOAT
+ACC_T scalar() {
+#ifdef X_DT_F64
+  return uint64BitsToDouble(args.scalar);
+#else
+  return uintBitsToFloat(uint(args.scalar));
+#endif
+}
+
+// a^p for a >= 0 (or NaN), with C's pow at 0 and infinity.
+ACC_T power(ACC_T a, ACC_T p) {
+  if (a == ACC_T(0)) return p > ACC_T(0) ? ACC_T(0) : ACC_T(1.0 / 0.0);
+  if (isinf(a)) return p > ACC_T(0) ? a : ACC_T(0);
+  return m_exp(p * m_log(a));
+}
+#endif
+
+ACC_T element(X_T x) {
+#if defined(OP_nansum)
+  return isnan(x) ? ACC_T(0) : ACC_T(x);
+#elif defined(OP_count_nonzero)
+  return x != X_T(0) ? ACC_T(1) : ACC_T(0);
+#elif defined(OP_norm)
+  ACC_T p = scalar(), a = abs(ACC_T(x));
+  if (p == ACC_T(0)) return x != X_T(0) ? ACC_T(1) : ACC_T(0);
+  if (p == ACC_T(1)) return a;
+  if (p == ACC_T(2)) return a * a;
+  return power(a, p);
+#elif defined(OP_norm_inf) || defined(OP_norm_neginf)
+  return abs(ACC_T(x));
+#else
+  return ACC_T(x);
+#endif
+}
+
+ACC_T finish(ACC_T value) {
+#if defined(OP_mean)
+  return value * scalar();
+#elif defined(OP_norm)
+  ACC_T p = scalar();
+  if (p == ACC_T(0) || p == ACC_T(1)) return value;
+  if (p == ACC_T(2)) return sqrt(value);
+  return power(value, ACC_T(1) / p);
+#else
+  return value;
+#endif
+}
+
 // A running reduction: Kahan-compensated for float sums.
 struct Acc {
   ACC_T value;
@@ -112,7 +171,7 @@ struct Acc {
 Acc start() { return Acc(identity(), ACC_T(0)); }
 
 Acc add(Acc a, ACC_T x) {
-#if defined(ACC_FLOAT) && (defined(OP_sum) || defined(OP_mean))
+#if defined(ACC_FLOAT) && defined(SUMMING)
   ACC_T y = x - a.lost;
   ACC_T t = a.value + y;
   return Acc(t, (t - a.value) - y);
@@ -123,32 +182,17 @@ Acc add(Acc a, ACC_T x) {
 
 shared ACC_T scratch[kWorkgroupSize];
 
-// Byte offset of `index` over n dims: sizes at word `sizes`, strides at `strides`.
-int64_t offset_of(Params p, int64_t index, int sizes, int strides, int n) {
-  if (n == 1) return index * p.v[strides];  // the common, coalesced case: no division
-  int64_t offset = 0;
-  for (int d = 0; d < n; ++d) {
-    int64_t size = p.v[sizes + d];
-    int64_t q = index / size;
-    offset += (index - q * size) * p.v[strides + d];
-    index = q;
-  }
-  return offset;
-}
-
 void write(Params p, int64_t o, int n_kept, ACC_T value, int64_t parts, int64_t part) {
   if (parts > 1) {
     AccRef(args.target + uint64_t(o * parts + part) * uint64_t(ACC_BYTES)).v = value;
     return;
   }
-#ifdef OP_mean
-#ifdef X_DT_F64
-  value *= uint64BitsToDouble(args.scale);
+  uint64_t target = args.target + uint64_t(offset_of(p, o, 5, 5 + 2 * n_kept, n_kept));
+#ifdef OP_count_nonzero
+  RefI64(target).v = value;
 #else
-  value *= uintBitsToFloat(uint(args.scale));
+  X_store(target, X_T(finish(value)));
 #endif
-#endif
-  X_store(args.target + uint64_t(offset_of(p, o, 5, 5 + 2 * n_kept, n_kept)), X_T(value));
 }
 
 void main() {
@@ -175,7 +219,7 @@ void main() {
     uint64_t base = args.source + uint64_t(offset_of(p, o, 5, 5 + n_kept, n_kept));
     Acc acc = start();
     for (int64_t r = part * chunk; r < end; ++r) {
-      acc = add(acc, ACC_T(X_load(base + uint64_t(offset_of(p, r, red_sizes, red_sizes + n_red, n_red)))));
+      acc = add(acc, element(X_load(base + uint64_t(offset_of(p, r, red_sizes, red_sizes + n_red, n_red)))));
     }
     write(p, o, n_kept, acc.value, parts, part);
     return;
@@ -196,7 +240,7 @@ void main() {
     uint64_t base = args.source + uint64_t(offset_of(p, o, 5, 5 + n_kept, n_kept));
     int64_t step = int64_t(kWorkgroupSize) * parts;
     for (int64_t r = part * kWorkgroupSize + tid; r < reduce_size; r += step) {
-      acc = add(acc, ACC_T(X_load(base + uint64_t(offset_of(p, r, red_sizes, red_sizes + n_red, n_red)))));
+      acc = add(acc, element(X_load(base + uint64_t(offset_of(p, r, red_sizes, red_sizes + n_red, n_red)))));
     }
   }
   scratch[tid] = acc.value;

@@ -1,5 +1,6 @@
 // One launch (two for long reductions with few outputs) per reduction, for
-// any set of dims: see shaders/reduce/reduce.comp for the strategies.
+// any set of dims: see shaders/reduce/reduce.comp for the strategies, which
+// shaders/reduce/welford.comp shares.
 #include "aten/ops/reduce/reduce.h"
 
 #include <ATen/WrapDimUtilsMulti.h>
@@ -19,14 +20,16 @@ namespace {
 
 struct Dim {
   int64_t size, in_stride, out_stride;
+  int64_t second_stride = 0;  // a second output's (var_mean's mean)
 };
 
-// Merges dims that are contiguous with their successor in both strides.
+// Merges dims that are contiguous with their successor in every stride.
 std::vector<Dim> coalesce(std::vector<Dim> dims) {
   std::vector<Dim> out;
   for (const Dim& d : dims) {
     if (!out.empty() && out.back().in_stride * out.back().size == d.in_stride &&
-        out.back().out_stride * out.back().size == d.out_stride) {
+        out.back().out_stride * out.back().size == d.out_stride &&
+        out.back().second_stride * out.back().size == d.second_stride) {
       out.back().size *= d.size;
     } else {
       out.push_back(d);
@@ -35,8 +38,54 @@ std::vector<Dim> coalesce(std::vector<Dim> dims) {
   return out;
 }
 
+// The layout words of kept and reduced dims given innermost first; with
+// `second`, the second output's kept strides follow them.
+ReduceLayout make_layout(std::vector<Dim> kept, std::vector<Dim> red, bool sort_reduced,
+                         int64_t parts, bool second = false) {
+  if (sort_reduced) {
+    std::stable_sort(red.begin(), red.end(),
+                     [](const Dim& a, const Dim& b) { return a.in_stride < b.in_stride; });
+  }
+  kept = coalesce(kept);
+  red = coalesce(red);
+
+  ReduceLayout layout;
+  for (const Dim& d : kept) layout.outputs *= d.size;
+  for (const Dim& d : red) layout.reduce_size *= d.size;
+  layout.has_kept = !kept.empty();
+  layout.has_reduced = !red.empty();
+  layout.kept_stride = kept.empty() ? 0 : kept[0].in_stride;
+  layout.reduced_stride = red.empty() ? 0 : red[0].in_stride;
+  layout.meta = {layout.outputs, layout.reduce_size, parts, static_cast<int64_t>(kept.size()),
+                 static_cast<int64_t>(red.size())};
+  for (const Dim& d : kept) layout.meta.push_back(d.size);
+  for (const Dim& d : kept) layout.meta.push_back(d.in_stride);
+  for (const Dim& d : kept) layout.meta.push_back(d.out_stride);
+  for (const Dim& d : red) layout.meta.push_back(d.size);
+  for (const Dim& d : red) layout.meta.push_back(d.in_stride);
+  if (second) {
+    for (const Dim& d : kept) layout.meta.push_back(d.second_stride);
+  }
+  return layout;
+}
+
+// A reduction TensorIterator's dims (innermost first already): reduced where
+// the output does not move. Outputs come first, the input last.
+ReduceLayout iter_layout(const at::TensorIteratorBase& iter, bool second) {
+  std::vector<Dim> kept, red;
+  int input = iter.ntensors() - 1;
+  for (int d = 0; d < iter.ndim(); ++d) {
+    if (iter.shape()[d] == 1) continue;
+    Dim dim{iter.shape()[d], iter.strides(input)[d], iter.strides(0)[d],
+            second ? iter.strides(1)[d] : 0};
+    (dim.out_stride == 0 ? red : kept).push_back(dim);
+  }
+  return make_layout(kept, red, true, 1, second);
+}
+
+// Mirrors the push constants of reduce.comp and welford.comp.
 struct Args {
-  uint64_t meta, source, target, scale;
+  uint64_t meta, source, target, second, scalar;
   uint32_t mode, stage;
 };
 
@@ -46,19 +95,91 @@ c10::ScalarType accumulator(c10::ScalarType type) {
   return c10::kInt;  // narrow ints accumulate in int; bools live in 4-byte words
 }
 
-uint64_t scale_bits(c10::ScalarType type, int64_t n) {
-  if (type == c10::kDouble) return std::bit_cast<uint64_t>(1.0 / static_cast<double>(n));
-  return std::bit_cast<uint32_t>(1.0f / static_cast<float>(n));
+uint64_t acc_bits(c10::ScalarType type, double value) {
+  if (type == c10::kDouble) return std::bit_cast<uint64_t>(value);
+  return std::bit_cast<uint32_t>(static_cast<float>(value));
+}
+
+// One reduction: the kernel's variant, the operands and what the partials of
+// a split reduction hold (`partial_words` values of `partial_type` each).
+struct Launch {
+  std::string kernel;
+  const at::TensorBase& input;
+  const void* source;
+  const at::TensorBase& out;
+  void* target;
+  const at::TensorBase* second = nullptr;
+  void* second_target = nullptr;
+  uint64_t scalar = 0;
+  c10::ScalarType partial_type;
+  int64_t partial_words = 1;
+};
+
+void launch(ReduceLayout& layout, const Launch& l) {
+  int64_t outputs = layout.outputs, reduce_size = layout.reduce_size;
+  if (outputs == 0) return;
+  rt::Device& dev = device_for(l.out);
+  const rt::Kernel& kernel = dev.pipelines().get(l.kernel);
+  int64_t wg = kernel.workgroup_size;
+  // Consecutive outputs adjacent in memory: one invocation per output.
+  bool per_thread = layout.has_kept &&
+                    (!layout.has_reduced || layout.kept_stride < layout.reduced_stride) &&
+                    outputs >= 4 * wg;
+  // Long reductions split into parts whose partials a second launch reduces:
+  // per_thread, enough invocations (~2M) that many loads are in flight even
+  // though each invocation's loop is a dependent chain; otherwise ~1024
+  // workgroups in all.
+  int64_t parts = per_thread ? std::clamp<int64_t>((2048 * 1024 + outputs - 1) / outputs, 1,
+                                                   std::max<int64_t>(1, reduce_size / 32))
+                             : std::clamp<int64_t>((reduce_size + wg * 8 - 1) / (wg * 8), 1,
+                                                   std::max<int64_t>(1, 1024 / outputs));
+  layout.meta[2] = parts;
+  std::vector<int64_t>& meta = layout.meta;
+  uint32_t meta_bytes = static_cast<uint32_t>(meta.size() * sizeof(int64_t));
+
+  Args args{};
+  args.source = reinterpret_cast<uint64_t>(l.source);
+  args.target = reinterpret_cast<uint64_t>(l.target);
+  args.second = reinterpret_cast<uint64_t>(l.second_target);
+  args.scalar = l.scalar;
+  args.mode = per_thread ? 1 : 0;
+  std::vector<rt::Access> writes = {span_of(l.out, true)};
+  if (l.second) writes.push_back(span_of(*l.second, true));
+  // per_thread: one invocation per (output, part); otherwise a workgroup each.
+  uint64_t invocations = static_cast<uint64_t>(outputs * parts) * (per_thread ? 1 : wg);
+  if (parts == 1) {
+    std::vector<rt::Access> accesses = writes;
+    accesses.push_back(span_of(l.input, false));
+    dev.stream().dispatch(kernel, &args, sizeof(args), meta.data(), meta_bytes, invocations,
+                          accesses);
+    return;
+  }
+  at::Tensor partials =
+      at::empty({outputs * parts * l.partial_words}, l.out.options().dtype(l.partial_type));
+  args.target = reinterpret_cast<uint64_t>(partials.data_ptr());
+  args.second = 0;
+  rt::Access first[] = {span_of(l.input, false), span_of(partials, true)};
+  dev.stream().dispatch(kernel, &args, sizeof(args), meta.data(), meta_bytes, invocations, first);
+  args.source = args.target;
+  args.target = reinterpret_cast<uint64_t>(l.target);
+  args.second = reinterpret_cast<uint64_t>(l.second_target);
+  args.stage = 1;
+  args.mode = 0;
+  std::vector<rt::Access> second = writes;
+  second.push_back(span_of(partials, false));
+  dev.stream().dispatch(kernel, &args, sizeof(args), meta.data(), meta_bytes,
+                        static_cast<uint64_t>(outputs * wg), second);
 }
 
 }  // namespace
 
-ReduceLayout reduce_layout(const at::Tensor& input, at::OptionalIntArrayRef dims_opt, const at::Tensor& out,
-                           bool sort_reduced, int64_t parts) {
+ReduceLayout reduce_layout(const at::Tensor& input, at::OptionalIntArrayRef dims_opt,
+                           const at::Tensor& out, bool sort_reduced, int64_t parts) {
   int64_t ndim = input.dim();
   std::vector<bool> reduced(ndim, dims_opt.value_or(at::IntArrayRef{}).empty());
   if (ndim > 0) {  // a 0-dim input "reduces" over dim 0 or -1 as a no-op
-    for (int64_t d : dims_opt.value_or(at::IntArrayRef{})) reduced[c10::maybe_wrap_dim(d, ndim)] = true;
+    for (int64_t d : dims_opt.value_or(at::IntArrayRef{}))
+      reduced[c10::maybe_wrap_dim(d, ndim)] = true;
   }
   int64_t width = input.element_size(), out_width = out.element_size();
 
@@ -78,33 +199,15 @@ ReduceLayout reduce_layout(const at::Tensor& input, at::OptionalIntArrayRef dims
     Dim dim{input.size(d), input.stride(d) * width, out_strides[d]};
     (reduced[d] ? red : kept).push_back(dim);
   }
-  if (sort_reduced) {
-    std::stable_sort(red.begin(), red.end(), [](const Dim& a, const Dim& b) { return a.in_stride < b.in_stride; });
-  }
-  kept = coalesce(kept);
-  red = coalesce(red);
-
-  ReduceLayout layout;
-  for (const Dim& d : kept) layout.outputs *= d.size;
-  for (const Dim& d : red) layout.reduce_size *= d.size;
-  layout.has_kept = !kept.empty();
-  layout.has_reduced = !red.empty();
-  layout.kept_stride = kept.empty() ? 0 : kept[0].in_stride;
-  layout.reduced_stride = red.empty() ? 0 : red[0].in_stride;
-  layout.meta = {layout.outputs, layout.reduce_size, parts, static_cast<int64_t>(kept.size()),
-                 static_cast<int64_t>(red.size())};
-  for (const Dim& d : kept) layout.meta.push_back(d.size);
-  for (const Dim& d : kept) layout.meta.push_back(d.in_stride);
-  for (const Dim& d : kept) layout.meta.push_back(d.out_stride);
-  for (const Dim& d : red) layout.meta.push_back(d.size);
-  for (const Dim& d : red) layout.meta.push_back(d.in_stride);
-  return layout;
+  return make_layout(kept, red, sort_reduced, parts);
 }
 
-void reduce(const at::Tensor& self, at::OptionalIntArrayRef dims_opt, const at::Tensor& out, std::string_view op) {
+void reduce(const at::Tensor& self, at::OptionalIntArrayRef dims_opt, const at::Tensor& out,
+            std::string_view op) {
   bool logical = op == "any" || op == "all";
-  c10::ScalarType type = logical ? c10::kBool : out.scalar_type();
-  if (out.scalar_type() != type) {  // e.g. any() of uint8 gives uint8
+  bool counting = op == "count_nonzero";  // any input dtype, an int64 count
+  c10::ScalarType type = logical ? c10::kBool : counting ? self.scalar_type() : out.scalar_type();
+  if (!counting && out.scalar_type() != type) {  // e.g. any() of uint8 gives uint8
     at::Tensor result = at::empty(out.sizes(), out.options().dtype(type));
     reduce(self, dims_opt, result, op);
     out.copy_(result);
@@ -112,56 +215,47 @@ void reduce(const at::Tensor& self, at::OptionalIntArrayRef dims_opt, const at::
   }
   at::Tensor input = self.scalar_type() == type ? self : self.to(type);
   ReduceLayout layout = reduce_layout(input, dims_opt, out, true);
-  int64_t outputs = layout.outputs, reduce_size = layout.reduce_size;
-  if (outputs == 0) return;
-  if (reduce_size == 0 && op == "mean") {
+  if (layout.reduce_size == 0 && op == "mean") {
     out.fill_(std::numeric_limits<double>::quiet_NaN());  // mean of nothing, as PyTorch
     return;
   }
+  launch(layout, {.kernel = "reduce." + std::string(op) + "." + dtype_name(type),
+                  .input = input,
+                  .source = input.const_data_ptr(),
+                  .out = out,
+                  .target = out.data_ptr(),
+                  .scalar = acc_bits(
+                      type, 1.0 / static_cast<double>(std::max<int64_t>(layout.reduce_size, 1))),
+                  .partial_type = counting ? c10::kLong : accumulator(type)});
+}
 
-  rt::Device& dev = device_for(out);
-  const rt::Kernel& kernel = dev.pipelines().get("reduce." + std::string(op) + "." + dtype_name(type));
-  int64_t wg = kernel.workgroup_size;
-  // Consecutive outputs adjacent in memory: one invocation per output.
-  bool per_thread = layout.has_kept && (!layout.has_reduced || layout.kept_stride < layout.reduced_stride) &&
-                    outputs >= 4 * wg;
-  // Long reductions split into parts whose partials a second launch reduces:
-  // per_thread, enough invocations (~2M) that many loads are in flight even
-  // though each invocation's loop is a dependent chain; otherwise ~1024
-  // workgroups in all.
-  int64_t parts = per_thread ? std::clamp<int64_t>((2048 * 1024 + outputs - 1) / outputs, 1,
-                                                   std::max<int64_t>(1, reduce_size / 32))
-                             : std::clamp<int64_t>((reduce_size + wg * 8 - 1) / (wg * 8), 1,
-                                                   std::max<int64_t>(1, 1024 / outputs));
-  layout.meta[2] = parts;
-  std::vector<int64_t>& meta = layout.meta;
-  uint32_t meta_bytes = static_cast<uint32_t>(meta.size() * sizeof(int64_t));
+void reduce(const at::TensorIteratorBase& iter, std::string_view op, double scalar) {
+  ReduceLayout layout = iter_layout(iter, false);
+  c10::ScalarType type = iter.dtype(0);
+  launch(layout, {.kernel = "reduce." + std::string(op) + "." + dtype_name(type),
+                  .input = iter.tensor_base(1),
+                  .source = iter.data_ptr(1),
+                  .out = iter.tensor_base(0),
+                  .target = iter.data_ptr(0),
+                  .scalar = acc_bits(type, scalar),
+                  .partial_type = accumulator(type)});
+}
 
-  Args args{};
-  args.source = reinterpret_cast<uint64_t>(input.const_data_ptr());
-  args.target = reinterpret_cast<uint64_t>(out.data_ptr());
-  args.scale = scale_bits(type, std::max<int64_t>(reduce_size, 1));
-  args.mode = per_thread ? 1 : 0;
-  rt::Access read = span_of(input, false), write = span_of(out, true);
-  // per_thread: one invocation per (output, part); otherwise a workgroup each.
-  uint64_t invocations = static_cast<uint64_t>(outputs * parts) * (per_thread ? 1 : wg);
-  if (parts == 1) {
-    rt::Access accesses[] = {read, write};
-    dev.stream().dispatch(kernel, &args, sizeof(args), meta.data(), meta_bytes, invocations, accesses);
-    return;
-  }
-  at::Tensor partials = at::empty({outputs * parts}, out.options().dtype(accumulator(type)));
-  rt::Access partial_write = span_of(partials, true), partial_read = span_of(partials, false);
-  args.target = reinterpret_cast<uint64_t>(partials.data_ptr());
-  rt::Access first[] = {read, partial_write};
-  dev.stream().dispatch(kernel, &args, sizeof(args), meta.data(), meta_bytes, invocations, first);
-  args.source = args.target;
-  args.target = reinterpret_cast<uint64_t>(out.data_ptr());
-  args.stage = 1;
-  args.mode = 0;
-  rt::Access second[] = {partial_read, write};
-  dev.stream().dispatch(kernel, &args, sizeof(args), meta.data(), meta_bytes, static_cast<uint64_t>(outputs * wg),
-                        second);
+void welford(const at::TensorIteratorBase& iter, double correction, bool take_sqrt) {
+  bool with_mean = iter.noutputs() == 2;
+  ReduceLayout layout = iter_layout(iter, with_mean);
+  c10::ScalarType type = iter.dtype(0);
+  launch(layout,
+         {.kernel = std::string(take_sqrt ? "welford.std." : "welford.var.") + dtype_name(type),
+          .input = iter.tensor_base(iter.ntensors() - 1),
+          .source = iter.data_ptr(iter.ntensors() - 1),
+          .out = iter.tensor_base(0),
+          .target = iter.data_ptr(0),
+          .second = with_mean ? &iter.tensor_base(1) : nullptr,
+          .second_target = with_mean ? iter.data_ptr(1) : nullptr,
+          .scalar = acc_bits(type, correction),
+          .partial_type = accumulator(type),
+          .partial_words = 4});
 }
 
 }  // namespace torchvulkan

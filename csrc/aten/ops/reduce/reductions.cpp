@@ -1,9 +1,15 @@
-// sum, mean, prod, amax, amin, any, all: ATen's meta functions shape and type
-// the result; one reduce() call computes it.
+// sum, mean, prod, amax, amin, any, all, aminmax: ATen's meta functions shape
+// and type the result; one reduce() call computes each. nansum is ATen's own
+// kernel up to its DispatchStub; count_nonzero shapes its int64 result here.
 #include <ATen/core/ATen_fwd.h>
 #include <ATen/core/Tensor.h>
 #include <c10/util/OptionalArrayRef.h>
 #include <ATen/TensorMeta.h>
+#include <ATen/native/DispatchStub.h>
+#include <ATen/native/ReduceOps.h>
+#include <ATen/native/ReduceOpsUtils.h>
+#include <ATen/ops/aminmax_native.h>
+#include <ATen/ops/nansum_native.h>
 #include <ATen/ops/all_meta.h>
 #include <ATen/ops/amax_meta.h>
 #include <ATen/ops/amin_meta.h>
@@ -98,7 +104,56 @@ at::Tensor& amin_out(const at::Tensor& self, at::IntArrayRef dim, bool keepdim, 
 LOGICAL_FORMS(any)
 LOGICAL_FORMS(all)
 
+void nansum_kernel(at::TensorIterator& iter) {
+  reduce(iter, "nansum");
+}
+
+at::Tensor count_nonzero(const at::Tensor& self, at::IntArrayRef dims) {
+  auto mask = at::native::make_dim_mask(dims, self.dim());
+  at::Tensor out = at::empty(at::native::shape_from_dim_mask(self, mask, false),
+                             self.options().dtype(at::kLong));
+  reduce(self, dims, out, "count_nonzero");
+  return out;
+}
+
+void aminmax_kernel(const at::Tensor& self, int64_t dim, bool, at::Tensor& min, at::Tensor& max) {
+  reduce(self, at::IntArrayRef{dim}, min, "amin");
+  reduce(self, at::IntArrayRef{dim}, max, "amax");
+}
+void aminmax_all_kernel(const at::Tensor& self, at::Tensor& min, at::Tensor& max) {
+  reduce(self, Dims(), min, "amin");
+  reduce(self, Dims(), max, "amax");
+}
+
+std::tuple<at::Tensor, at::Tensor> aminmax_functional(const at::Tensor& self,
+                                                      std::optional<int64_t> dim, bool keepdim) {
+  Functional<at::native::structured_aminmax_out> op;
+  op.meta(self, dim, keepdim);
+  op.impl(self, dim, keepdim, op.outputs_[0], op.outputs_[1]);
+  return {op.outputs_[0], op.outputs_[1]};
+}
+std::tuple<at::Tensor&, at::Tensor&> aminmax_out(const at::Tensor& self, std::optional<int64_t> dim,
+                                                 bool keepdim, at::Tensor& min, at::Tensor& max) {
+  at::native::check_scalar_type_device_layout_equal(min, self);
+  at::native::check_scalar_type_device_layout_equal(max, self);
+  auto [lo, hi] = aminmax_functional(self, dim, keepdim);
+  at::native::resize_output(min, lo.sizes());
+  at::native::resize_output(max, hi.sizes());
+  min.copy_(lo);
+  max.copy_(hi);
+  return {min, max};
+}
+
 }  // namespace
+}  // namespace torchvulkan
+
+namespace at::native {
+REGISTER_PRIVATEUSE1_DISPATCH(nansum_stub, &torchvulkan::nansum_kernel)
+REGISTER_PRIVATEUSE1_DISPATCH(aminmax_stub, &torchvulkan::aminmax_kernel)
+REGISTER_PRIVATEUSE1_DISPATCH(aminmax_allreduce_stub, &torchvulkan::aminmax_all_kernel)
+}  // namespace at::native
+
+namespace torchvulkan {
 
 TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("sum.dim_IntList", sum);
@@ -124,6 +179,11 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("all.out", all_dim_out);
   m.impl("all.dims", all_dims);
   m.impl("all.dims_out", all_dims_out);
+  m.impl("nansum", at::native::nansum);
+  m.impl("nansum.out", at::native::nansum_out);
+  m.impl("count_nonzero.dim_IntList", count_nonzero);
+  m.impl("aminmax", aminmax_functional);
+  m.impl("aminmax.out", aminmax_out);
 }
 
 }  // namespace torchvulkan
