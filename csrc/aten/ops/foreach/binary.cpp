@@ -35,7 +35,7 @@ std::string binary_kernel(std::string_view op, const at::Tensor& like) {
 }
 
 // out = op(self, other) with alpha in slot 0; false when the fast path does not apply.
-bool list(std::string_view op, TensorList out, TensorList self, TensorList other, const c10::Scalar& alpha) {
+bool on_list(std::string_view op, TensorList out, TensorList self, TensorList other, const c10::Scalar& alpha) {
   check_foreach_api_restrictions(self, other);
   if (!can_use_fast_route({self, other}, alpha)) return false;
   std::string k = binary_kernel(op, self[0]);
@@ -46,7 +46,7 @@ bool list(std::string_view op, TensorList out, TensorList self, TensorList other
   return true;
 }
 
-bool scalars(std::string_view op, TensorList out, TensorList self, at::ArrayRef<c10::Scalar> values,
+bool on_values(std::string_view op, TensorList out, TensorList self, at::ArrayRef<c10::Scalar> values,
              const c10::Scalar& alpha) {
   if (!can_use_fast_route({self}, values, float_only(op))) return false;
   std::string k = binary_kernel(op, self[0]);
@@ -58,24 +58,24 @@ bool scalars(std::string_view op, TensorList out, TensorList self, at::ArrayRef<
   return true;
 }
 
-bool scalar(std::string_view op, TensorList out, TensorList self, const c10::Scalar& value) {
+bool on_scalar(std::string_view op, TensorList out, TensorList self, const c10::Scalar& value) {
   check_foreach_api_restrictions(self);
-  return scalars(op, out, self, value, 1);
+  return on_values(op, out, self, value, 1);
 }
 
-bool scalar_list(std::string_view op, TensorList out, TensorList self, at::ArrayRef<c10::Scalar> values) {
+bool on_scalar_list(std::string_view op, TensorList out, TensorList self, at::ArrayRef<c10::Scalar> values) {
   check_foreach_api_restrictions(self, values);
-  return values.empty() ? false : scalars(op, out, self, values, 1);
+  return values.empty() ? false : on_values(op, out, self, values, 1);
 }
 
 // `other` is a 0-dim tensor: on the device its element is read in place (no
 // sync); a host tensor's value travels as a scalar.
-bool tensor(std::string_view op, TensorList out, TensorList self, const at::Tensor& other, const c10::Scalar& alpha) {
+bool on_tensor(std::string_view op, TensorList out, TensorList self, const at::Tensor& other, const c10::Scalar& alpha) {
   check_foreach_api_restrictions(self);
   TORCH_CHECK(other.dim() == 0, "scalar tensor expected to be 0 dim but it has ", other.dim(), " dimensions and ",
               other.numel(), " elements.");
-  if (other.device().is_cpu()) return scalars(op, out, self, other.item(), alpha);
-  if (!can_use_fast_route({self}, {}, float_only(op)) || other.device() != self[0].device() ||
+  if (other.device().is_cpu()) return on_values(op, out, self, other.item(), alpha);
+  if (!can_use_fast_route({self}, at::ArrayRef<c10::Scalar>(), float_only(op)) || other.device() != self[0].device() ||
       at::result_type(self[0], other) != self[0].scalar_type()) {
     return false;
   }
@@ -87,11 +87,11 @@ bool tensor(std::string_view op, TensorList out, TensorList self, const at::Tens
   return true;
 }
 
-bool list_plain(std::string_view op, TensorList out, TensorList self, TensorList other) {
-  return list(op, out, self, other, 1);
+bool on_list_plain(std::string_view op, TensorList out, TensorList self, TensorList other) {
+  return on_list(op, out, self, other, 1);
 }
-bool tensor_plain(std::string_view op, TensorList out, TensorList self, const at::Tensor& other) {
-  return tensor(op, out, self, other, 1);
+bool on_tensor_plain(std::string_view op, TensorList out, TensorList self, const at::Tensor& other) {
+  return on_tensor(op, out, self, other, 1);
 }
 
 }  // namespace
@@ -118,27 +118,27 @@ bool tensor_plain(std::string_view op, TensorList out, TensorList self, const at
 #define TENSOR (TensorList self, const at::Tensor& other), other
 #define FORMS(...) FOREACH_FORMS(__VA_ARGS__)
 
-FORMS(add_list, "add", list, foreach_tensor_add_list_kernel_slow, LIST_ALPHA)
-FORMS(add_scalar, "add", scalar, foreach_tensor_add_scalar_kernel_slow, SCALAR)
-FORMS(add_scalars, "add", scalar_list, foreach_tensor_add_scalarlist_kernel_slow, SCALARS)
-FORMS(add_tensor, "add", tensor, foreach_tensor_add_tensor_kernel_slow, TENSOR_ALPHA)
-FORMS(sub_list, "sub", list, foreach_tensor_sub_list_kernel_slow, LIST_ALPHA)
-FORMS(sub_scalar, "sub", scalar, foreach_tensor_sub_scalar_kernel_slow, SCALAR)
-FORMS(sub_scalars, "sub", scalar_list, foreach_tensor_sub_scalarlist_kernel_slow, SCALARS)
-FORMS(mul_list, "mul", list_plain, foreach_tensor_mul_list_kernel_slow, LIST)
-FORMS(mul_scalar, "mul", scalar, foreach_tensor_mul_scalar_kernel_slow, SCALAR)
-FORMS(mul_scalars, "mul", scalar_list, foreach_tensor_mul_scalarlist_kernel_slow, SCALARS)
-FORMS(mul_tensor, "mul", tensor_plain, foreach_tensor_mul_tensor_kernel_slow, TENSOR)
-FORMS(div_list, "div", list_plain, foreach_tensor_div_list_kernel_slow, LIST)
-FORMS(div_scalar, "div", scalar, foreach_tensor_div_scalar_kernel_slow, SCALAR)
-FORMS(div_scalars, "div", scalar_list, foreach_tensor_div_scalarlist_kernel_slow, SCALARS)
-FORMS(div_tensor, "div", tensor_plain, foreach_tensor_div_tensor_kernel_slow, TENSOR)
+FORMS(add_list, "add", on_list, foreach_tensor_add_list_kernel_slow, LIST_ALPHA)
+FORMS(add_scalar, "add", on_scalar, foreach_tensor_add_scalar_kernel_slow, SCALAR)
+FORMS(add_scalars, "add", on_scalar_list, foreach_tensor_add_scalarlist_kernel_slow, SCALARS)
+FORMS(add_tensor, "add", on_tensor, foreach_tensor_add_tensor_kernel_slow, TENSOR_ALPHA)
+FORMS(sub_list, "sub", on_list, foreach_tensor_sub_list_kernel_slow, LIST_ALPHA)
+FORMS(sub_scalar, "sub", on_scalar, foreach_tensor_sub_scalar_kernel_slow, SCALAR)
+FORMS(sub_scalars, "sub", on_scalar_list, foreach_tensor_sub_scalarlist_kernel_slow, SCALARS)
+FORMS(mul_list, "mul", on_list_plain, foreach_tensor_mul_list_kernel_slow, LIST)
+FORMS(mul_scalar, "mul", on_scalar, foreach_tensor_mul_scalar_kernel_slow, SCALAR)
+FORMS(mul_scalars, "mul", on_scalar_list, foreach_tensor_mul_scalarlist_kernel_slow, SCALARS)
+FORMS(mul_tensor, "mul", on_tensor_plain, foreach_tensor_mul_tensor_kernel_slow, TENSOR)
+FORMS(div_list, "div", on_list_plain, foreach_tensor_div_list_kernel_slow, LIST)
+FORMS(div_scalar, "div", on_scalar, foreach_tensor_div_scalar_kernel_slow, SCALAR)
+FORMS(div_scalars, "div", on_scalar_list, foreach_tensor_div_scalarlist_kernel_slow, SCALARS)
+FORMS(div_tensor, "div", on_tensor_plain, foreach_tensor_div_tensor_kernel_slow, TENSOR)
 // ATen's maximum.List is clamp_min.List (both are at::maximum per tensor).
-FORMS(maximum_list, "maximum", list_plain, foreach_tensor_clamp_min_list_kernel_slow, LIST)
-FORMS(minimum_list, "minimum", list_plain, foreach_tensor_clamp_max_list_kernel_slow, LIST)
-FORMS(pow_list, "pow", list_plain, foreach_tensor_pow_list_kernel_slow, LIST)
-FORMS(pow_scalar, "pow", scalar, foreach_tensor_pow_scalar_kernel_slow, SCALAR)
-FORMS(pow_scalars, "pow", scalar_list, foreach_tensor_pow_scalarlist_kernel_slow, SCALARS)
+FORMS(maximum_list, "maximum", on_list_plain, foreach_tensor_clamp_min_list_kernel_slow, LIST)
+FORMS(minimum_list, "minimum", on_list_plain, foreach_tensor_clamp_max_list_kernel_slow, LIST)
+FORMS(pow_list, "pow", on_list_plain, foreach_tensor_pow_list_kernel_slow, LIST)
+FORMS(pow_scalar, "pow", on_scalar, foreach_tensor_pow_scalar_kernel_slow, SCALAR)
+FORMS(pow_scalars, "pow", on_scalar_list, foreach_tensor_pow_scalarlist_kernel_slow, SCALARS)
 
 // base ** exponents[i]: the base is the scalar operand.
 std::vector<at::Tensor> scalar_pow(const c10::Scalar& base, TensorList exponent) {

@@ -19,7 +19,7 @@ bool ternary(const char* op, TensorList out, TensorList self, TensorList a, Tens
   if (!can_use_fast_route({self, a, b}, values, std::string_view(op) == "addcdiv")) return false;
   std::string k = kernel("foreach_ternary", op, self[0]);
   if (k.empty()) return false;
-  MultiLaunch launch = values.size() == 1 ? MultiLaunch{} : per_tensor(0, values, self[0]);
+  MultiLaunch launch = values.size() > 1 ? per_tensor(0, values, self[0]) : MultiLaunch{};
   if (values.size() == 1) launch.scalars[0] = bits(values[0], self[0]);
   run(k, out, {MultiOperand::list(self), MultiOperand::list(a), MultiOperand::list(b)}, launch);
   return true;
@@ -40,7 +40,7 @@ bool with_tensor(const char* op, TensorList out, TensorList self, TensorList a, 
   return with_values(op, out, self, a, b, at::native::convert_tensor_to_scalar_list(values, self.size()));
 }
 
-bool weights(const char*, TensorList out, TensorList self, TensorList end, TensorList weight) {
+bool weights(TensorList out, TensorList self, TensorList end, TensorList weight) {
   check_foreach_api_restrictions(self, end, weight);
   return ternary("lerp", out, self, end, weight, {});
 }
@@ -65,7 +65,18 @@ TERNARY(addcmul_tensor, "addcmul", with_tensor, foreach_tensor_addcmul_tensor_sl
 TERNARY(addcdiv_scalar, "addcdiv", with_value, foreach_tensor_addcdiv_scalar_slow, const c10::Scalar&)
 TERNARY(addcdiv_scalars, "addcdiv", with_values, foreach_tensor_addcdiv_scalarlist_slow, at::ArrayRef<c10::Scalar>)
 TERNARY(addcdiv_tensor, "addcdiv", with_tensor, foreach_tensor_addcdiv_tensor_slow, const at::Tensor&)
-TERNARY(lerp_list, "lerp", weights, foreach_tensor_ternary_lerp_slow, TensorList)
+
+std::vector<at::Tensor> lerp_list(TensorList self, TensorList end, TensorList weight) {
+  if (!self.empty()) {
+    std::vector<at::Tensor> out = empty_like(self);
+    if (weights(out, self, end, weight)) return out;
+  }
+  return at::native::foreach_tensor_ternary_lerp_slow(self, end, weight);
+}
+
+void lerp_list_(TensorList self, TensorList end, TensorList weight) {
+  if (self.empty() || !weights(self, self, end, weight)) at::native::foreach_tensor_ternary_lerp_slow_(self, end, weight);
+}
 
 TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("_foreach_addcmul.Scalar", addcmul_scalar);
