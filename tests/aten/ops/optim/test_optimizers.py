@@ -41,7 +41,7 @@ def train(device, cls, options, params, grads):
     optimizer = cls(ps, **options)
     for step in range(STEPS):
         for p, g in zip(ps, grads[step]):
-            p.grad = g.to(device)
+            p.grad = g.clone().to(device)
         optimizer.step()
     return [p.detach().cpu() for p in ps], optimizer
 
@@ -53,7 +53,17 @@ def test_matches_cpu(name, mode, dtype, no_fallback):
     cls, options = OPTIMIZERS[name]
     vulkan_mode, cpu_mode = MODES[mode]
     params, grads = data(dtype)
-    expected, _ = train("cpu", cls, {**options, **cpu_mode}, params, grads)
+    if dtype == torch.float16 and cls is not torch.optim.SGD:
+        options = {**options, "eps": 1e-3}  # 1e-8 is 0 in float16: 0 / 0 on both devices
+    if mode == "fused" and dtype == torch.float16 and cls is torch.optim.SGD:
+        # torch 2.13's CPU _fused_sgd_ is wrong for the larger float16 tensors here
+        # (off by ~0.5 from its own float32 result and from the per-tensor loop);
+        # fused kernels compute in float32, so the reference is the float32 step.
+        expected, _ = train("cpu", cls, {**options, **cpu_mode}, [p.float() for p in params],
+                            [[g.float() for g in step] for step in grads])
+        expected = [e.half() for e in expected]
+    else:
+        expected, _ = train("cpu", cls, {**options, **cpu_mode}, params, grads)
     actual, optimizer = train("vulkan", cls, {**options, **vulkan_mode}, params, grads)
     rtol, atol = tolerance(dtype)
     for a, e in zip(actual, expected):
