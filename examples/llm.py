@@ -136,12 +136,12 @@ def train(args, log=print):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--steps", type=int, default=300)
-    parser.add_argument("--dim", type=int, default=64)
+    parser.add_argument("--steps", type=int, default=200)
+    parser.add_argument("--dim", type=int, default=48)
     parser.add_argument("--layers", type=int, default=2)
     parser.add_argument("--heads", type=int, default=4)
-    parser.add_argument("--block", type=int, default=64, help="context length in characters")
-    parser.add_argument("--batch", type=int, default=16)
+    parser.add_argument("--block", type=int, default=32, help="context length in characters")
+    parser.add_argument("--batch", type=int, default=8)
     parser.add_argument("--lr", type=float, default=3e-3)
     parser.add_argument("--clip", type=float, default=1.0, help="gradient norm clipping (0: none)")
     parser.add_argument("--sample", type=int, default=200, help="characters to sample at the end")
