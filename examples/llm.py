@@ -74,9 +74,9 @@ def sample(model, prompt, count, temperature, generator):
     """Samples `count` characters after `prompt` (token ids on the device).
 
     Gumbel-max: argmax(logits / T + g) with g = -log(-log(u)) draws from
-    softmax(logits / T), using only argmax on the device. The uniform noise u
-    is drawn on the CPU and copied over, which keeps the sample reproducible
-    from a CPU generator whatever the device's random number support.
+    softmax(logits / T) with argmax alone on the device (torch.multinomial
+    has no vulkan kernel). The uniform noise u is drawn on the CPU and copied
+    over, because random sampling on the device (uniform_) is not native yet.
     """
     model.eval()
     idx = prompt

@@ -24,18 +24,22 @@ using at::native::can_use_fast_route;
 using at::native::check_foreach_api_restrictions;
 
 // Integer division and pow promote or raise on the CPU; those take the slow path.
-bool float_only(std::string_view op) { return op == "div" || op == "pow" || op == "lerp"; }
+bool float_only(std::string_view op) {
+  return op == "div" || op == "pow" || op == "lerp";
+}
 
 // maximum and minimum have their NaN-free integer forms.
 std::string binary_kernel(std::string_view op, const at::Tensor& like) {
   bool integral = !at::isFloatingType(like.scalar_type());
   if (integral && float_only(op)) return {};
-  if (integral && (op == "maximum" || op == "minimum")) return kernel("foreach_binary", std::string(op) + "_int", like);
+  if (integral && (op == "maximum" || op == "minimum"))
+    return kernel("foreach_binary", std::string(op) + "_int", like);
   return kernel("foreach_binary", op, like);
 }
 
 // out = op(self, other) with alpha in slot 0; false when the fast path does not apply.
-bool on_list(std::string_view op, TensorList out, TensorList self, TensorList other, const c10::Scalar& alpha) {
+bool on_list(std::string_view op, TensorList out, TensorList self, TensorList other,
+             const c10::Scalar& alpha) {
   check_foreach_api_restrictions(self, other);
   if (!can_use_fast_route({self, other}, alpha)) return false;
   std::string k = binary_kernel(op, self[0]);
@@ -46,8 +50,8 @@ bool on_list(std::string_view op, TensorList out, TensorList self, TensorList ot
   return true;
 }
 
-bool on_values(std::string_view op, TensorList out, TensorList self, at::ArrayRef<c10::Scalar> values,
-             const c10::Scalar& alpha) {
+bool on_values(std::string_view op, TensorList out, TensorList self,
+               at::ArrayRef<c10::Scalar> values, const c10::Scalar& alpha) {
   if (!can_use_fast_route({self}, values, float_only(op))) return false;
   std::string k = binary_kernel(op, self[0]);
   if (k.empty()) return false;
@@ -63,19 +67,22 @@ bool on_scalar(std::string_view op, TensorList out, TensorList self, const c10::
   return on_values(op, out, self, value, 1);
 }
 
-bool on_scalar_list(std::string_view op, TensorList out, TensorList self, at::ArrayRef<c10::Scalar> values) {
+bool on_scalar_list(std::string_view op, TensorList out, TensorList self,
+                    at::ArrayRef<c10::Scalar> values) {
   check_foreach_api_restrictions(self, values);
   return values.empty() ? false : on_values(op, out, self, values, 1);
 }
 
 // `other` is a 0-dim tensor: on the device its element is read in place (no
 // sync); a host tensor's value travels as a scalar.
-bool on_tensor(std::string_view op, TensorList out, TensorList self, const at::Tensor& other, const c10::Scalar& alpha) {
+bool on_tensor(std::string_view op, TensorList out, TensorList self, const at::Tensor& other,
+               const c10::Scalar& alpha) {
   check_foreach_api_restrictions(self);
-  TORCH_CHECK(other.dim() == 0, "scalar tensor expected to be 0 dim but it has ", other.dim(), " dimensions and ",
-              other.numel(), " elements.");
+  TORCH_CHECK(other.dim() == 0, "scalar tensor expected to be 0 dim but it has ", other.dim(),
+              " dimensions and ", other.numel(), " elements.");
   if (other.device().is_cpu()) return on_values(op, out, self, other.item(), alpha);
-  if (!can_use_fast_route({self}, at::ArrayRef<c10::Scalar>(), float_only(op)) || other.device() != self[0].device() ||
+  if (!can_use_fast_route({self}, at::ArrayRef<c10::Scalar>(), float_only(op)) ||
+      other.device() != self[0].device() ||
       at::result_type(self[0], other) != self[0].scalar_type()) {
     return false;
   }
@@ -83,14 +90,16 @@ bool on_tensor(std::string_view op, TensorList out, TensorList self, const at::T
   if (k.empty()) return false;
   MultiLaunch launch;
   launch.scalars[0] = bits(alpha, self[0]);
-  run(k, out, {MultiOperand::list(self), MultiOperand::element(other.to(self[0].scalar_type()))}, launch);
+  run(k, out, {MultiOperand::list(self), MultiOperand::element(other.to(self[0].scalar_type()))},
+      launch);
   return true;
 }
 
 bool on_list_plain(std::string_view op, TensorList out, TensorList self, TensorList other) {
   return on_list(op, out, self, other, 1);
 }
-bool on_tensor_plain(std::string_view op, TensorList out, TensorList self, const at::Tensor& other) {
+bool on_tensor_plain(std::string_view op, TensorList out, TensorList self,
+                     const at::Tensor& other) {
   return on_tensor(op, out, self, other, 1);
 }
 
@@ -98,23 +107,25 @@ bool on_tensor_plain(std::string_view op, TensorList out, TensorList self, const
 
 // The functional and in-place forms of one overload: the fast path `fast`
 // for `op`, else ATen's slow kernel `slow` (and `slow`_).
-#define FOREACH_FORMS(name, op, fast, slow, params, ...)                                     \
-  std::vector<at::Tensor> name params {                                                      \
-    if (!self.empty()) {                                                                     \
-      std::vector<at::Tensor> out = empty_like(self);                                        \
-      if (fast(op, out, self, __VA_ARGS__)) return out;                                      \
-    }                                                                                        \
-    return at::native::slow(self, __VA_ARGS__);                                              \
-  }                                                                                          \
-  void name##_ params {                                                                      \
-    if (self.empty() || !fast(op, self, self, __VA_ARGS__)) at::native::slow##_(self, __VA_ARGS__); \
+#define FOREACH_FORMS(name, op, fast, slow, params, ...)    \
+  std::vector<at::Tensor> name params {                     \
+    if (!self.empty()) {                                    \
+      std::vector<at::Tensor> out = empty_like(self);       \
+      if (fast(op, out, self, __VA_ARGS__)) return out;     \
+    }                                                       \
+    return at::native::slow(self, __VA_ARGS__);             \
+  }                                                         \
+  void name##_ params {                                     \
+    if (self.empty() || !fast(op, self, self, __VA_ARGS__)) \
+      at::native::slow##_(self, __VA_ARGS__);               \
   }
 
 #define LIST_ALPHA (TensorList self, TensorList other, const c10::Scalar& alpha), other, alpha
 #define LIST (TensorList self, TensorList other), other
 #define SCALAR (TensorList self, const c10::Scalar& scalar), scalar
 #define SCALARS (TensorList self, at::ArrayRef<c10::Scalar> scalars), scalars
-#define TENSOR_ALPHA (TensorList self, const at::Tensor& other, const c10::Scalar& alpha), other, alpha
+#define TENSOR_ALPHA \
+  (TensorList self, const at::Tensor& other, const c10::Scalar& alpha), other, alpha
 #define TENSOR (TensorList self, const at::Tensor& other), other
 #define FORMS(...) FOREACH_FORMS(__VA_ARGS__)
 
@@ -158,7 +169,8 @@ std::vector<at::Tensor> scalar_pow(const c10::Scalar& base, TensorList exponent)
 
 // lerp(self, end, weight): the weight is scalar slot 0, per tensor for a list.
 namespace {
-bool lerp_weights(std::string_view, TensorList out, TensorList self, TensorList end, at::ArrayRef<c10::Scalar> weights) {
+bool lerp_weights(std::string_view, TensorList out, TensorList self, TensorList end,
+                  at::ArrayRef<c10::Scalar> weights) {
   check_foreach_api_restrictions(self, end);
   if (weights.size() != 1) check_foreach_api_restrictions(self, weights);
   if (!can_use_fast_route({self, end}, weights, true)) return false;
@@ -169,7 +181,8 @@ bool lerp_weights(std::string_view, TensorList out, TensorList self, TensorList 
   run(k, out, {MultiOperand::list(self), MultiOperand::list(end)}, launch);
   return true;
 }
-bool lerp_weight(std::string_view op, TensorList out, TensorList self, TensorList end, const c10::Scalar& weight) {
+bool lerp_weight(std::string_view op, TensorList out, TensorList self, TensorList end,
+                 const c10::Scalar& weight) {
   return lerp_weights(op, out, self, end, weight);
 }
 }  // namespace

@@ -8,7 +8,8 @@
 namespace torchvulkan::foreach {
 
 std::string kernel(const char* family, std::string_view op, const at::Tensor& like) {
-  std::string name = std::string(family) + "." + std::string(op) + "." + dtype_name(like.scalar_type());
+  std::string name =
+      std::string(family) + "." + std::string(op) + "." + dtype_name(like.scalar_type());
   return device_for(like).pipelines().available(name) ? name : std::string();
 }
 
@@ -19,12 +20,15 @@ std::vector<at::Tensor> empty_like(TensorList self) {
   return out;
 }
 
-void run(const std::string& kernel, TensorList out, std::vector<MultiOperand> inputs, MultiLaunch launch) {
+void run(const std::string& kernel, TensorList out, std::vector<MultiOperand> inputs,
+         MultiLaunch launch) {
   inputs.insert(inputs.begin(), MultiOperand::list(out, true));
   multi_tensor_apply(kernel, inputs, launch);
 }
 
-uint64_t bits(const c10::Scalar& value, const at::Tensor& like) { return scalar_bits(value, like.scalar_type()); }
+uint64_t bits(const c10::Scalar& value, const at::Tensor& like) {
+  return scalar_bits(value, like.scalar_type());
+}
 
 MultiLaunch per_tensor(int slot, at::ArrayRef<c10::Scalar> scalars, const at::Tensor& like) {
   MultiLaunch launch;

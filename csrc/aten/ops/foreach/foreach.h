@@ -22,7 +22,8 @@ std::string kernel(const char* family, std::string_view op, const at::Tensor& li
 std::vector<at::Tensor> empty_like(TensorList self);
 
 // out = op(inputs...), over every tensor of `out`.
-void run(const std::string& kernel, TensorList out, std::vector<MultiOperand> inputs, MultiLaunch launch = {});
+void run(const std::string& kernel, TensorList out, std::vector<MultiOperand> inputs,
+         MultiLaunch launch = {});
 
 // Scalar parameters in the kernels' compute type of `like`.
 uint64_t bits(const c10::Scalar& value, const at::Tensor& like);

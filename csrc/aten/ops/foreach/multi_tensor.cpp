@@ -24,7 +24,9 @@ constexpr uint32_t kScalarOperand = 1u << 16;
 // Tensors per dispatch: bounds the table (and the hazard list) of one dispatch.
 constexpr size_t kMaxTensors = 256;
 
-uint64_t address(const at::Tensor& t) { return reinterpret_cast<uint64_t>(t.const_data_ptr()); }
+uint64_t address(const at::Tensor& t) {
+  return reinterpret_cast<uint64_t>(t.const_data_ptr());
+}
 
 }  // namespace
 
@@ -48,7 +50,8 @@ void multi_tensor_apply(std::string_view kernel, const std::vector<MultiOperand>
     if (operands[k].first_element) args.flags |= 1u << k;
     if (operands[k].scalar) args.flags |= kScalarOperand << k;
   }
-  if (launch.per_tensor_slot >= 0) args.flags |= static_cast<uint32_t>(launch.per_tensor_slot + 1) << 24;
+  if (launch.per_tensor_slot >= 0)
+    args.flags |= static_cast<uint32_t>(launch.per_tensor_slot + 1) << 24;
 
   std::vector<uint64_t> table;
   std::vector<rt::Access> accesses;
@@ -78,12 +81,13 @@ void multi_tensor_apply(std::string_view kernel, const std::vector<MultiOperand>
       groups += (numel + chunk - 1) / chunk;
     }
     if (groups == 0) continue;
-    TORCH_CHECK(groups <= UINT32_MAX, "torchvulkan: a foreach launch of ", groups, " workgroups is too large");
+    TORCH_CHECK(groups <= UINT32_MAX, "torchvulkan: a foreach launch of ", groups,
+                " workgroups is too large");
     args.ntensors = static_cast<uint32_t>(table.size() / words);
     args.groups = static_cast<uint32_t>(groups);
     dev.stream().dispatch(pipeline, &args, sizeof(args), table.data(),
-                          static_cast<uint32_t>(table.size() * sizeof(uint64_t)), groups * pipeline.workgroup_size,
-                          accesses);
+                          static_cast<uint32_t>(table.size() * sizeof(uint64_t)),
+                          groups * pipeline.workgroup_size, accesses);
   }
 }
 

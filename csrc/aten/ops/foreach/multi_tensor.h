@@ -15,10 +15,11 @@ namespace torchvulkan {
 
 // One operand of a multi-tensor kernel, for every tensor of the launch.
 struct MultiOperand {
-  std::vector<at::Tensor> tensors;  // one per tensor of operand 0, or one shared by all; empty: none
+  std::vector<at::Tensor>
+      tensors;  // one per tensor of operand 0, or one shared by all; empty: none
   bool write = false;
-  bool first_element = false;       // reads element 0 only (a 0-dim tensor: a step, a Tensor scalar)
-  bool scalar = false;              // no tensor: the kernel reads scalar slot 3 instead
+  bool first_element = false;  // reads element 0 only (a 0-dim tensor: a step, a Tensor scalar)
+  bool scalar = false;         // no tensor: the kernel reads scalar slot 3 instead
 
   static MultiOperand list(at::TensorList tensors, bool write = false) {
     return {std::vector<at::Tensor>(tensors.begin(), tensors.end()), write};

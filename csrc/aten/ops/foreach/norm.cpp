@@ -13,7 +13,8 @@
 namespace torchvulkan::foreach {
 namespace {
 
-std::vector<at::Tensor> norm(TensorList self, const c10::Scalar& ord, std::optional<c10::ScalarType> dtype) {
+std::vector<at::Tensor> norm(TensorList self, const c10::Scalar& ord,
+                             std::optional<c10::ScalarType> dtype) {
   at::native::check_foreach_api_restrictions(self);
   double p = ord.toDouble();
   int code = p == 1 ? 0 : p == 2 ? 1 : p == std::numeric_limits<double>::infinity() ? 2 : -1;
@@ -24,7 +25,8 @@ std::vector<at::Tensor> norm(TensorList self, const c10::Scalar& ord, std::optio
   for (const at::Tensor& t : self) fast = fast && (code != 2 || t.numel() > 0);
   std::string partial = fast ? kernel("foreach_norm", "partial", self[0]) : "";
   std::string finish = fast ? kernel("foreach_norm", "finish", self[0]) : "";
-  if (partial.empty() || finish.empty()) return at::native::foreach_tensor_norm_slow(self, ord, dtype);
+  if (partial.empty() || finish.empty())
+    return at::native::foreach_tensor_norm_slow(self, ord, dtype);
 
   uint64_t chunk = multi_tensor_chunk(partial, self[0]);
   MultiLaunch first, second;
@@ -38,7 +40,8 @@ std::vector<at::Tensor> norm(TensorList self, const c10::Scalar& ord, std::optio
   }
   TORCH_CHECK(total < (uint64_t(1) << 32), "torchvulkan: _foreach_norm over too many elements");
   auto acc = type == c10::kDouble ? c10::kDouble : c10::kFloat;
-  at::Tensor partials = at::empty({static_cast<int64_t>(std::max<uint64_t>(total, 1))}, self[0].options().dtype(acc));
+  at::Tensor partials =
+      at::empty({static_cast<int64_t>(std::max<uint64_t>(total, 1))}, self[0].options().dtype(acc));
   multi_tensor_apply(partial, {MultiOperand::list(self), {{partials}, true}}, first);
 
   std::vector<at::Tensor> out;
@@ -49,6 +52,8 @@ std::vector<at::Tensor> norm(TensorList self, const c10::Scalar& ord, std::optio
 
 }  // namespace
 
-TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) { m.impl("_foreach_norm.Scalar", norm); }
+TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
+  m.impl("_foreach_norm.Scalar", norm);
+}
 
 }  // namespace torchvulkan::foreach

@@ -25,7 +25,8 @@ bool ternary(const char* op, TensorList out, TensorList self, TensorList a, Tens
   return true;
 }
 
-bool with_value(const char* op, TensorList out, TensorList self, TensorList a, TensorList b, const c10::Scalar& value) {
+bool with_value(const char* op, TensorList out, TensorList self, TensorList a, TensorList b,
+                const c10::Scalar& value) {
   check_foreach_api_restrictions(self, a, b);
   return ternary(op, out, self, a, b, value);
 }
@@ -36,8 +37,10 @@ bool with_values(const char* op, TensorList out, TensorList self, TensorList a, 
   return ternary(op, out, self, a, b, values);
 }
 
-bool with_tensor(const char* op, TensorList out, TensorList self, TensorList a, TensorList b, const at::Tensor& values) {
-  return with_values(op, out, self, a, b, at::native::convert_tensor_to_scalar_list(values, self.size()));
+bool with_tensor(const char* op, TensorList out, TensorList self, TensorList a, TensorList b,
+                 const at::Tensor& values) {
+  return with_values(op, out, self, a, b,
+                     at::native::convert_tensor_to_scalar_list(values, self.size()));
 }
 
 bool weights(TensorList out, TensorList self, TensorList end, TensorList weight) {
@@ -47,24 +50,31 @@ bool weights(TensorList out, TensorList self, TensorList end, TensorList weight)
 
 }  // namespace
 
-#define TERNARY(name, op, test, slow, param)                                                      \
-  std::vector<at::Tensor> name(TensorList self, TensorList a, TensorList b, param value) {        \
-    if (!self.empty()) {                                                                          \
-      std::vector<at::Tensor> out = empty_like(self);                                             \
-      if (test(op, out, self, a, b, value)) return out;                                           \
-    }                                                                                             \
-    return at::native::slow(self, a, b, value);                                                   \
-  }                                                                                               \
-  void name##_(TensorList self, TensorList a, TensorList b, param value) {                        \
-    if (self.empty() || !test(op, self, self, a, b, value)) at::native::slow##_(self, a, b, value); \
+#define TERNARY(name, op, test, slow, param)                                               \
+  std::vector<at::Tensor> name(TensorList self, TensorList a, TensorList b, param value) { \
+    if (!self.empty()) {                                                                   \
+      std::vector<at::Tensor> out = empty_like(self);                                      \
+      if (test(op, out, self, a, b, value)) return out;                                    \
+    }                                                                                      \
+    return at::native::slow(self, a, b, value);                                            \
+  }                                                                                        \
+  void name##_(TensorList self, TensorList a, TensorList b, param value) {                 \
+    if (self.empty() || !test(op, self, self, a, b, value))                                \
+      at::native::slow##_(self, a, b, value);                                              \
   }
 
-TERNARY(addcmul_scalar, "addcmul", with_value, foreach_tensor_addcmul_scalar_slow, const c10::Scalar&)
-TERNARY(addcmul_scalars, "addcmul", with_values, foreach_tensor_addcmul_scalarlist_slow, at::ArrayRef<c10::Scalar>)
-TERNARY(addcmul_tensor, "addcmul", with_tensor, foreach_tensor_addcmul_tensor_slow, const at::Tensor&)
-TERNARY(addcdiv_scalar, "addcdiv", with_value, foreach_tensor_addcdiv_scalar_slow, const c10::Scalar&)
-TERNARY(addcdiv_scalars, "addcdiv", with_values, foreach_tensor_addcdiv_scalarlist_slow, at::ArrayRef<c10::Scalar>)
-TERNARY(addcdiv_tensor, "addcdiv", with_tensor, foreach_tensor_addcdiv_tensor_slow, const at::Tensor&)
+TERNARY(addcmul_scalar, "addcmul", with_value, foreach_tensor_addcmul_scalar_slow,
+        const c10::Scalar&)
+TERNARY(addcmul_scalars, "addcmul", with_values, foreach_tensor_addcmul_scalarlist_slow,
+        at::ArrayRef<c10::Scalar>)
+TERNARY(addcmul_tensor, "addcmul", with_tensor, foreach_tensor_addcmul_tensor_slow,
+        const at::Tensor&)
+TERNARY(addcdiv_scalar, "addcdiv", with_value, foreach_tensor_addcdiv_scalar_slow,
+        const c10::Scalar&)
+TERNARY(addcdiv_scalars, "addcdiv", with_values, foreach_tensor_addcdiv_scalarlist_slow,
+        at::ArrayRef<c10::Scalar>)
+TERNARY(addcdiv_tensor, "addcdiv", with_tensor, foreach_tensor_addcdiv_tensor_slow,
+        const at::Tensor&)
 
 std::vector<at::Tensor> lerp_list(TensorList self, TensorList end, TensorList weight) {
   if (!self.empty()) {
@@ -75,7 +85,8 @@ std::vector<at::Tensor> lerp_list(TensorList self, TensorList end, TensorList we
 }
 
 void lerp_list_(TensorList self, TensorList end, TensorList weight) {
-  if (self.empty() || !weights(self, self, end, weight)) at::native::foreach_tensor_ternary_lerp_slow_(self, end, weight);
+  if (self.empty() || !weights(self, self, end, weight))
+    at::native::foreach_tensor_ternary_lerp_slow_(self, end, weight);
 }
 
 TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {

@@ -68,54 +68,58 @@ bool bound_scalar(const char* op, TensorList out, TensorList self, const c10::Sc
   return bound(op, out, self, value);
 }
 
-bool bound_scalars(const char* op, TensorList out, TensorList self, at::ArrayRef<c10::Scalar> values) {
+bool bound_scalars(const char* op, TensorList out, TensorList self,
+                   at::ArrayRef<c10::Scalar> values) {
   check_foreach_api_restrictions(self, values);
   return bound(op, out, self, values);
 }
 
 }  // namespace
 
-#define UNARY(op)                                                                       \
-  std::vector<at::Tensor> op(TensorList self) {                                         \
-    if (!self.empty()) {                                                                \
-      std::vector<at::Tensor> out = empty_like(self);                                   \
-      if (unary(#op, out, self)) return out;                                            \
-    }                                                                                   \
-    return at::native::foreach_tensor_##op##_slow(self);                                \
-  }                                                                                     \
-  void op##_(TensorList self) {                                                         \
+#define UNARY(op)                                                                               \
+  std::vector<at::Tensor> op(TensorList self) {                                                 \
+    if (!self.empty()) {                                                                        \
+      std::vector<at::Tensor> out = empty_like(self);                                           \
+      if (unary(#op, out, self)) return out;                                                    \
+    }                                                                                           \
+    return at::native::foreach_tensor_##op##_slow(self);                                        \
+  }                                                                                             \
+  void op##_(TensorList self) {                                                                 \
     if (self.empty() || !unary(#op, self, self)) at::native::foreach_tensor_##op##_slow_(self); \
   }
 
-#define UNARY_OPS(_) \
-  _(neg) _(abs) _(sign) _(reciprocal) _(sqrt) _(rsqrt) _(exp) _(expm1) _(log) _(log2) _(log10) _(log1p) _(sin) \
-  _(cos) _(tan) _(asin) _(acos) _(atan) _(sinh) _(cosh) _(tanh) _(sigmoid) _(erf) _(erfc) _(lgamma) _(floor) \
-  _(ceil) _(trunc) _(round) _(frac)
+#define UNARY_OPS(_)                                                                             \
+  _(neg)                                                                                         \
+  _(abs) _(sign) _(reciprocal) _(sqrt) _(rsqrt) _(exp) _(expm1) _(log) _(log2) _(log10) _(log1p) \
+      _(sin) _(cos) _(tan) _(asin) _(acos) _(atan) _(sinh) _(cosh) _(tanh) _(sigmoid) _(erf)     \
+          _(erfc) _(lgamma) _(floor) _(ceil) _(trunc) _(round) _(frac)
 
 UNARY_OPS(UNARY)
 
-#define BOUND(name, op, test, slow, param)                                               \
-  std::vector<at::Tensor> name(TensorList self, param value) {                           \
-    if (!self.empty()) {                                                                 \
-      std::vector<at::Tensor> out = empty_like(self);                                    \
-      if (test(op, out, self, value)) return out;                                        \
-    }                                                                                    \
-    return at::native::slow(self, value);                                                \
-  }                                                                                      \
-  void name##_(TensorList self, param value) {                                           \
-    if (self.empty() || !test(op, self, self, value)) at::native::slow##_(self, value);  \
+#define BOUND(name, op, test, slow, param)                                              \
+  std::vector<at::Tensor> name(TensorList self, param value) {                          \
+    if (!self.empty()) {                                                                \
+      std::vector<at::Tensor> out = empty_like(self);                                   \
+      if (test(op, out, self, value)) return out;                                       \
+    }                                                                                   \
+    return at::native::slow(self, value);                                               \
+  }                                                                                     \
+  void name##_(TensorList self, param value) {                                          \
+    if (self.empty() || !test(op, self, self, value)) at::native::slow##_(self, value); \
   }
 
-BOUND(clamp_min_scalar, "clamp_min", bound_scalar, foreach_tensor_clamp_min_scalar_kernel_slow, const c10::Scalar&)
-BOUND(clamp_max_scalar, "clamp_max", bound_scalar, foreach_tensor_clamp_max_scalar_kernel_slow, const c10::Scalar&)
-BOUND(clamp_min_scalars, "clamp_min", bound_scalars, foreach_tensor_clamp_min_scalarlist_kernel_slow,
-      at::ArrayRef<c10::Scalar>)
-BOUND(clamp_max_scalars, "clamp_max", bound_scalars, foreach_tensor_clamp_max_scalarlist_kernel_slow,
-      at::ArrayRef<c10::Scalar>)
+BOUND(clamp_min_scalar, "clamp_min", bound_scalar, foreach_tensor_clamp_min_scalar_kernel_slow,
+      const c10::Scalar&)
+BOUND(clamp_max_scalar, "clamp_max", bound_scalar, foreach_tensor_clamp_max_scalar_kernel_slow,
+      const c10::Scalar&)
+BOUND(clamp_min_scalars, "clamp_min", bound_scalars,
+      foreach_tensor_clamp_min_scalarlist_kernel_slow, at::ArrayRef<c10::Scalar>)
+BOUND(clamp_max_scalars, "clamp_max", bound_scalars,
+      foreach_tensor_clamp_max_scalarlist_kernel_slow, at::ArrayRef<c10::Scalar>)
 
 TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
-#define REGISTER_UNARY(op)           \
-  m.impl("_foreach_" #op, op);       \
+#define REGISTER_UNARY(op)     \
+  m.impl("_foreach_" #op, op); \
   m.impl("_foreach_" #op "_", op##_);
   UNARY_OPS(REGISTER_UNARY)
   // ATen's maximum/minimum with scalars are the clamps.

@@ -137,3 +137,29 @@ def test_clip_grad_norm(foreach, dtype, no_fallback):
         torch.testing.assert_close(actual.cpu(), expected, rtol=rtol, atol=atol)
         for c, v in zip(cpu, vk):
             torch.testing.assert_close(v.grad.cpu(), c.grad, rtol=rtol, atol=atol)
+
+
+@pytest.mark.parametrize("mode", ["forloop", "foreach"])
+@pytest.mark.parametrize("cls", [torch.optim.Adam, torch.optim.AdamW], ids=lambda c: c.__name__)
+def test_capturable(cls, mode, no_fallback):
+    # capturable keeps the step on the device: the bias corrections become
+    # _foreach_pow(beta, steps) and friends instead of host arithmetic.
+    options = {"lr": 0.05, "amsgrad": True, "weight_decay": 0.1}
+    params, grads = data(torch.float32)
+    expected, _ = train("cpu", cls, {**options, "foreach": False}, params, grads)
+    actual, optimizer = train("vulkan", cls, {**options, **MODES[mode][0], "capturable": True}, params, grads)
+    assert all(s["step"].device.type == "vulkan" for s in optimizer.state.values())
+    for a, e in zip(actual, expected):
+        torch.testing.assert_close(a, e, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("name", ["adam_decay_amsgrad", "adamw", "sgd_momentum_decay", "sgd_nesterov"])
+def test_float64(name, mode, no_fallback):
+    cls, options = OPTIMIZERS[name]
+    vulkan_mode, cpu_mode = MODES[mode]
+    params, grads = data(torch.float64)
+    expected, _ = train("cpu", cls, {**options, **cpu_mode}, params, grads)
+    actual, _ = train("vulkan", cls, {**options, **vulkan_mode}, params, grads)
+    for a, e in zip(actual, expected):
+        torch.testing.assert_close(a, e, rtol=1e-10, atol=1e-10)
