@@ -163,3 +163,31 @@ def test_float64(name, mode, no_fallback):
     actual, _ = train("vulkan", cls, {**options, **vulkan_mode}, params, grads)
     for a, e in zip(actual, expected):
         torch.testing.assert_close(a, e, rtol=1e-10, atol=1e-10)
+
+
+@pytest.mark.parametrize("mode", ["foreach", "fused"])
+@pytest.mark.parametrize("name", ["adam_decay_amsgrad", "adamw", "sgd_momentum_decay", "sgd_nesterov"])
+def test_no_per_tensor_ops(name, mode, no_fallback):
+    """A foreach or fused step on the device runs multi-tensor kernels: the
+    profiler sees no per-tensor arithmetic (ATen's slow foreach path would
+    call add_, mul_, lerp_, ... once per parameter)."""
+    cls, options = OPTIMIZERS[name]
+    params, grads = data(torch.float32)
+    ps = [p.clone().to("vulkan").requires_grad_() for p in params]
+    optimizer = cls(ps, **options, **MODES[mode][0])
+    for step in range(2):  # the second step: momentum buffers exist
+        for p, g in zip(ps, grads[step]):
+            p.grad = g.to("vulkan")
+        with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU]) as prof:
+            optimizer.step()
+    per_tensor = {"aten::sub_", "aten::mul_", "aten::div_", "aten::lerp_", "aten::addcmul_", "aten::addcdiv_",
+                  "aten::sqrt", "aten::maximum", "aten::add", "aten::mul"}
+    names = {e.name for e in prof.events()}
+    assert any(n.startswith("aten::_foreach_") or n.startswith("aten::_fused_") for n in names)
+    assert not names & per_tensor, names & per_tensor
+    # Adam's foreach path counts steps on the host: the CPU's own foreach
+    # add_ of those is one add_ per parameter, and nothing else may add.
+    host_steps = any(isinstance(s.get("step"), torch.Tensor) and s["step"].device.type == "cpu"
+                     for s in optimizer.state.values())
+    adds = sum(e.name == "aten::add_" for e in prof.events())
+    assert adds == (len(ps) if host_steps else 0)
