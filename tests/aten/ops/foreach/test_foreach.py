@@ -245,3 +245,14 @@ def test_many_tensors_one_op_each(no_fallback):
     assert "aten::_foreach_add_" in names
     assert "aten::add_" not in names
     assert_lists_close(xs, expected, torch.float32)
+
+
+def test_many_tensors_norm_and_scalar_list(no_fallback):
+    # Lists longer than one dispatch's table: per-tensor scalars and partial
+    # results keep their tensor's index across dispatches.
+    g = torch.Generator().manual_seed(0)
+    xs = [torch.randn(int(n), generator=g) for n in torch.randint(1, 700, (530,), generator=g)]
+    values = [0.01 * i for i in range(len(xs))]
+    for ord in (1, 2, math.inf):
+        assert_lists_close(torch._foreach_norm(to_vulkan(xs), ord), torch._foreach_norm(xs, ord), torch.float32)
+    check("mul", torch.float32, [xs], values)

@@ -191,3 +191,16 @@ def test_no_per_tensor_ops(name, mode, no_fallback):
                      for s in optimizer.state.values())
     adds = sum(e.name == "aten::add_" for e in prof.events())
     assert adds == (len(ps) if host_steps else 0)
+
+
+@pytest.mark.parametrize("cls", [torch.optim.Adam, torch.optim.SGD], ids=lambda c: c.__name__)
+def test_fused_many_parameters(cls, no_fallback):
+    # More parameters than one dispatch takes: each keeps its own step and state.
+    g = torch.Generator().manual_seed(0)
+    params = [torch.randn(int(n), generator=g) for n in torch.randint(1, 50, (300,), generator=g)]
+    grads = [[torch.randn(p.shape, generator=g) for p in params] for _ in range(STEPS)]
+    options = {"lr": 0.05, "fused": True, **({"momentum": 0.9} if cls is torch.optim.SGD else {"amsgrad": True})}
+    expected, _ = train("cpu", cls, options, params, grads)
+    actual, _ = train("vulkan", cls, options, params, grads)
+    for a, e in zip(actual, expected):
+        torch.testing.assert_close(a, e, rtol=1e-5, atol=1e-5)
