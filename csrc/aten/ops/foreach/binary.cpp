@@ -70,7 +70,7 @@ bool on_scalar(std::string_view op, TensorList out, TensorList self, const c10::
 bool on_scalar_list(std::string_view op, TensorList out, TensorList self,
                     at::ArrayRef<c10::Scalar> values) {
   check_foreach_api_restrictions(self, values);
-  return values.empty() ? false : on_values(op, out, self, values, 1);
+  return on_values(op, out, self, values, 1);
 }
 
 // `other` is a 0-dim tensor: on the device its element is read in place (no
