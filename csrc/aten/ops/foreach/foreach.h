@@ -4,6 +4,22 @@
 // passes (same device and dtype, dense, matching strides, no type promotion)
 // and a kernel variant exists, and otherwise runs ATen's per-tensor slow
 // path (a loop of native per-tensor ops).
+//
+// What torch 2.13 calls (torch/optim/adam.py, sgd.py, nn/utils/clip_grad.py):
+//   Adam/AdamW foreach: _foreach_neg (maximize), _foreach_mul_.Scalar and
+//     _foreach_add(_).List (weight decay), _foreach_lerp_.Scalar,
+//     _foreach_mul_.Scalar, _foreach_addcmul_.Scalar, _foreach_maximum_.List
+//     (amsgrad), _foreach_sqrt, _foreach_div_.ScalarList, _foreach_add_.Scalar,
+//     _foreach_addcdiv_.ScalarList; with capturable also _foreach_add_.Scalar
+//     (device steps), _foreach_pow.ScalarAndTensor, _foreach_sub_.Scalar,
+//     _foreach_neg_, _foreach_div_.Scalar, _foreach_reciprocal_, _foreach_sqrt_,
+//     _foreach_div_.List and _foreach_addcdiv_.Scalar; a tensor beta2 adds
+//     _foreach_mul.Tensor.
+//   fused=True: _foreach_add_.Scalar on the steps, _fused_adam(w)_ or
+//     _fused_sgd_, and _foreach_sub_.List of found_inf from the steps.
+//   SGD foreach: _foreach_neg, _foreach_add(_).List, _foreach_mul_.Scalar.
+//   clip_grad_norm_: _foreach_norm.Scalar, _foreach_mul_.Tensor;
+//   clip_grad_value_: _foreach_clamp_min_.Scalar, _foreach_clamp_max_.Scalar.
 #include <ATen/native/ForeachUtils.h>
 
 #include <string>
