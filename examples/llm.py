@@ -153,7 +153,8 @@ def main():
 
     model, vocab, losses = train(args)
     device = next(model.parameters()).device
-    print(f"loss {losses[0]:.4f} -> {losses[-1]:.4f}")
+    tail = losses[-10:]
+    print(f"loss {losses[0]:.4f} -> {sum(tail) / len(tail):.4f} (mean of the last {len(tail)} steps)")
     prompt = torch.tensor([[vocab.index(c) for c in "Alice "]], device=device)
     out = sample(model, prompt, args.sample, args.temperature, torch.Generator().manual_seed(args.seed))
     print("sample:", "".join(vocab[i] for i in out[0].tolist()))

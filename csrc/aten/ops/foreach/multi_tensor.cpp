@@ -48,6 +48,8 @@ void multi_tensor_apply(std::string_view kernel, const std::vector<MultiOperand>
   args.entry_words = words;
   for (size_t k = 0; k < operands.size(); ++k) {
     if (operands[k].first_element) args.flags |= 1u << k;
+    TORCH_INTERNAL_ASSERT(!operands[k].scalar || k < 4,
+                          "torchvulkan: scalar operands are operands 0 to 3");
     if (operands[k].scalar) args.flags |= kScalarOperand << k;
   }
   if (launch.per_tensor_slot >= 0)
