@@ -66,9 +66,9 @@ at::Tensor& searchsorted_scalar_out(const at::Tensor& sorted_sequence, const c10
 at::Tensor searchsorted_scalar(const at::Tensor& sorted_sequence, const c10::Scalar& self,
                                bool out_int32, bool right, std::optional<c10::string_view> side,
                                const std::optional<at::Tensor>& sorter) {
-  return searchsorted(sorted_sequence,
-                      at::native::searchsorted_scalar_tensor(self, sorted_sequence.device()),
-                      out_int32, right, side, sorter);
+  return torchvulkan::searchsorted(
+      sorted_sequence, at::native::searchsorted_scalar_tensor(self, sorted_sequence.device()),
+      out_int32, right, side, sorter);
 }
 
 at::Tensor& bucketize_out(const at::Tensor& self, const at::Tensor& boundaries, bool out_int32,
@@ -86,8 +86,8 @@ at::Tensor bucketize(const at::Tensor& self, const at::Tensor& boundaries, bool 
 
 at::Tensor bucketize_scalar(const c10::Scalar& self, const at::Tensor& boundaries, bool out_int32,
                             bool right) {
-  return bucketize(at::native::searchsorted_scalar_tensor(self, boundaries.device()), boundaries,
-                   out_int32, right);
+  return torchvulkan::bucketize(at::native::searchsorted_scalar_tensor(self, boundaries.device()),
+                                boundaries, out_int32, right);
 }
 
 }  // namespace

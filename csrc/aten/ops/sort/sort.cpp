@@ -18,7 +18,7 @@ namespace {
 // values and indices = the first `count` elements of self's rows along
 // `dim` in ascending (or descending) stable order.
 void select_sorted(const at::Tensor& self, int64_t dim, int64_t count, bool descending,
-                   const at::Tensor& values, const at::Tensor& indices) {
+                   at::Tensor& values, at::Tensor& indices) {
   if (values.numel() == 0) return;
   if (self.dim() == 0) {
     values.copy_(self);
@@ -31,15 +31,15 @@ void select_sorted(const at::Tensor& self, int64_t dim, int64_t count, bool desc
   at::Tensor positions = sort::smallest(keys.view({-1, n}), count);
   std::vector<int64_t> shape = rows.sizes().vec();
   shape.back() = count;
-  at::Tensor order = positions.to(at::kLong).view(shape).movedim(-1, dim);
+  at::Tensor order = positions.to(at::kLong).reshape(shape).movedim(-1, dim);
   // An output that shares memory with self would be read while written.
   bool shared = at::get_overlap_status(values, self) != at::MemOverlapStatus::No;
   at::gather_out(values, shared ? self.clone() : self, dim, order);
   indices.copy_(order);
 }
 
-void sort_into(const at::Tensor& self, int64_t dim, bool descending, const at::Tensor& values,
-               const at::Tensor& indices) {
+void sort_into(const at::Tensor& self, int64_t dim, bool descending, at::Tensor& values,
+               at::Tensor& indices) {
   dim = c10::maybe_wrap_dim(dim, self.dim());
   select_sorted(self, dim, self.dim() ? self.size(dim) : 1, descending, values, indices);
 }
@@ -64,8 +64,8 @@ std::tuple<at::Tensor&, at::Tensor&> sort_stable_out(const at::Tensor& self,
 
 // topk: the k largest (smallest) are the first k of a descending (ascending)
 // sort; `sorted` = false allows any order, and sorted is one.
-void topk_into(const at::Tensor& self, int64_t k, int64_t dim, bool largest,
-               const at::Tensor& values, const at::Tensor& indices) {
+void topk_into(const at::Tensor& self, int64_t k, int64_t dim, bool largest, at::Tensor& values,
+               at::Tensor& indices) {
   TORCH_CHECK(self.scalar_type() != at::kBool, "\"topk\" not implemented for 'Bool'");
   select_sorted(self, c10::maybe_wrap_dim(dim, self.dim(), true), k, largest, values, indices);
 }
