@@ -66,7 +66,6 @@ std::tuple<at::Tensor&, at::Tensor&> sort_stable_out(const at::Tensor& self,
 // sort; `sorted` = false allows any order, and sorted is one.
 void topk_into(const at::Tensor& self, int64_t k, int64_t dim, bool largest, at::Tensor& values,
                at::Tensor& indices) {
-  TORCH_CHECK(self.scalar_type() != at::kBool, "\"topk\" not implemented for 'Bool'");
   select_sorted(self, c10::maybe_wrap_dim(dim, self.dim(), true), k, largest, values, indices);
 }
 
