@@ -31,15 +31,52 @@ void compare_swap(uint lo, uint hi) {
   }
 }
 
-// Pairs (lo, lo + j) with bit j of lo clear, for every distance j < block.
+const uint kRun = 8;
+
+// Pairs (lo, lo + j) with bit j of lo clear, for the distances j from
+// block / 2 down to kRun, through shared memory.
 void half_cleaners(uint block) {
-  for (uint j = block / 2; j > 0; j >>= 1) {
+  for (uint j = block / 2; j >= kRun; j >>= 1) {
     for (uint p = gl_LocalInvocationID.x; p < kTile / 2; p += kWorkgroupSize) {
       uint lo = ((p & ~(j - 1)) << 1) | (p & (j - 1));
       compare_swap(lo, lo + j);
     }
     barrier();
   }
+}
+
+// The steps of distance < kRun stay inside aligned runs of kRun elements, so
+// each invocation does them on its runs in registers, without barriers:
+// whole stages of blocks 2 .. `stages` (sort), or else the half-cleaners
+// of distance kRun / 2 .. 1 that end a stage.
+void run_steps(uint stages) {
+  for (uint r = gl_LocalInvocationID.x; r < kTile / kRun; r += kWorkgroupSize) {
+    KEY k[kRun];
+    uint p[kRun];
+    for (uint e = 0; e < kRun; ++e) {
+      k[e] = skey[r * kRun + e];
+      p[e] = spos[r * kRun + e];
+    }
+    for (uint block = stages == 0u ? kRun : 2; block <= kRun; block <<= 1) {
+      if (stages != 0u && block > stages) break;
+      for (uint j = block / 2; j > 0; j >>= 1) {
+        for (uint lo = 0; lo < kRun; ++lo) {
+          if ((lo & j) != 0u) continue;
+          // A stage's first step pairs mirror images within the block.
+          uint hi = j == block / 2 && stages != 0u ? lo ^ (block - 1) : lo + j;
+          if (before(k[hi], p[hi], k[lo], p[lo])) {
+            KEY tk = k[lo]; k[lo] = k[hi]; k[hi] = tk;
+            uint tp = p[lo]; p[lo] = p[hi]; p[hi] = tp;
+          }
+        }
+      }
+    }
+    for (uint e = 0; e < kRun; ++e) {
+      skey[r * kRun + e] = k[e];
+      spos[r * kRun + e] = p[e];
+    }
+  }
+  barrier();
 }
 
 void main() {
@@ -63,10 +100,12 @@ void main() {
   barrier();
   if (ta.merge != 0u) {
     half_cleaners(ta.segment);
+    run_steps(0u);
   } else {
     // Stage `block` leaves every block sorted ascending: first each pair
     // mirrored about the block's middle, then the half-cleaners.
-    for (uint block = 2; block <= ta.segment; block <<= 1) {
+    run_steps(min(kRun, ta.segment));
+    for (uint block = 2 * kRun; block <= ta.segment; block <<= 1) {
       uint half_block = block / 2;
       for (uint p = gl_LocalInvocationID.x; p < kTile / 2; p += kWorkgroupSize) {
         uint lo = ((p & ~(half_block - 1)) << 1) | (p & (half_block - 1));
@@ -74,6 +113,7 @@ void main() {
       }
       barrier();
       half_cleaners(half_block);
+      run_steps(0u);
     }
   }
   for (uint e = gl_LocalInvocationID.x; e < kTile; e += kWorkgroupSize) {
