@@ -1,6 +1,6 @@
 // Keys of WIDTH bytes and the order of (key, position) pairs shared by the
-// sorting networks. Position 0xFFFFFFFF with the largest key marks padding,
-// which sorts after every real element.
+// tile and merge kernels. Position 0xFFFFFFFF with the largest key marks a
+// tile's padding, which sorts after every real element.
 #if WIDTH == 8
 #define KEY uint64_t
 #define KeyRef RefU64

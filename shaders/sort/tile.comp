@@ -1,11 +1,7 @@
 // Bitonic sorting inside shared memory. Each row of `n_in` (key, position)
 // pairs is cut into segments of `segment` elements (a power of two up to
 // kTile); a workgroup loads kTile / segment consecutive segments, padding
-// past the row's end, and then either
-//   sorts each segment (merge == 0), or
-//   finishes a bitonic merge stage whose steps of distance >= kTile ran in
-//   sort_step (merge == 1: only the steps of distance segment/2 .. 1).
-// It writes the first `keep` elements of each segment (all that are real)
+// past the row's end, and sorts each segment. It writes the first `keep` elements of each segment (all that are real)
 // to row positions segment_index * keep of the output rows of n_out pairs:
 // keep == segment sorts in place, a smaller keep leaves each segment's
 // smallest elements (top-k). positions_in == 0: positions are the row
@@ -15,7 +11,7 @@
 layout(push_constant) uniform TileArgs {
   uint64_t keys_in, positions_in, keys_out, positions_out;
   uint64_t rows, n_in, n_out;
-  uint segment, keep, merge;
+  uint segment, keep;
 } ta;
 
 layout(constant_id = 0) const uint kWorkgroupSize = 256;
@@ -98,23 +94,18 @@ void main() {
     spos[e] = position;
   }
   barrier();
-  if (ta.merge != 0u) {
-    half_cleaners(ta.segment);
-    run_steps(0u);
-  } else {
-    // Stage `block` leaves every block sorted ascending: first each pair
-    // mirrored about the block's middle, then the half-cleaners.
-    run_steps(min(kRun, ta.segment));
-    for (uint block = 2 * kRun; block <= ta.segment; block <<= 1) {
-      uint half_block = block / 2;
-      for (uint p = gl_LocalInvocationID.x; p < kTile / 2; p += kWorkgroupSize) {
-        uint lo = ((p & ~(half_block - 1)) << 1) | (p & (half_block - 1));
-        compare_swap(lo, lo ^ (block - 1));
-      }
-      barrier();
-      half_cleaners(half_block);
-      run_steps(0u);
+  // Stage `block` leaves every block sorted ascending: first each pair
+  // mirrored about the block's middle, then the half-cleaners.
+  run_steps(min(kRun, ta.segment));
+  for (uint block = 2 * kRun; block <= ta.segment; block <<= 1) {
+    uint half_block = block / 2;
+    for (uint p = gl_LocalInvocationID.x; p < kTile / 2; p += kWorkgroupSize) {
+      uint lo = ((p & ~(half_block - 1)) << 1) | (p & (half_block - 1));
+      compare_swap(lo, lo ^ (block - 1));
     }
+    barrier();
+    half_cleaners(half_block);
+    run_steps(0u);
   }
   for (uint e = gl_LocalInvocationID.x; e < kTile; e += kWorkgroupSize) {
     uint rank = e % ta.segment;

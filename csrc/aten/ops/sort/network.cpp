@@ -2,9 +2,11 @@
 
 #include <ATen/TensorIterator.h>
 #include <ATen/ops/empty.h>
+#include <ATen/ops/empty_like.h>
 
 #include <bit>
 #include <string>
+#include <utility>
 
 #include "aten/context.h"
 #include "aten/launch.h"
@@ -18,31 +20,34 @@ constexpr int64_t kTile = 2048;
 struct TileArgs {
   uint64_t keys_in, positions_in, keys_out, positions_out;
   uint64_t rows, n_in, n_out;
-  uint32_t segment, keep, merge;
+  uint32_t segment, keep;
 };
 
-struct StepArgs {
-  uint64_t keys, positions;
+struct MergeArgs {
+  uint64_t keys_in, positions_in, keys_out, positions_out;
   uint64_t rows, n;
-  uint32_t log_padded, top, levels, mirror;
+  uint32_t log_run;
 };
-constexpr int kMaxLevels = 3;  // steps per global pass (shaders/sort/step.comp)
 
 uint64_t address(const at::Tensor& t) {
   return t.defined() ? reinterpret_cast<uint64_t>(t.const_data_ptr()) : 0;
 }
 
-std::string kernel(const char* family, const at::Tensor& keys) {
-  return std::string(family) + "." + std::to_string(keys.element_size());
+const rt::Kernel& kernel(rt::Device& dev, const char* family, const at::Tensor& keys) {
+  return dev.pipelines().get(std::string(family) + "." + std::to_string(keys.element_size()));
+}
+
+int log2_ceil(int64_t n) {
+  return std::bit_width(static_cast<uint64_t>(n - 1));
 }
 
 // A tile pass (see shaders/sort/tile.comp) from rows of n_in pairs to rows of n_out.
 void tile(const at::Tensor& keys_in, const at::Tensor& positions_in, const at::Tensor& keys_out,
           const at::Tensor& positions_out, int64_t n_in, int64_t n_out, int64_t segment,
-          int64_t keep, bool merge) {
+          int64_t keep) {
   int64_t rows = keys_in.size(0);
   rt::Device& dev = device_for(keys_in);
-  const rt::Kernel& k = dev.pipelines().get(kernel("sort_tile", keys_in));
+  const rt::Kernel& k = kernel(dev, "sort_tile", keys_in);
   TileArgs args{address(keys_in),
                 address(positions_in),
                 address(keys_out),
@@ -51,8 +56,7 @@ void tile(const at::Tensor& keys_in, const at::Tensor& positions_in, const at::T
                 static_cast<uint64_t>(n_in),
                 static_cast<uint64_t>(n_out),
                 static_cast<uint32_t>(segment),
-                static_cast<uint32_t>(keep),
-                merge ? 1u : 0u};
+                static_cast<uint32_t>(keep)};
   std::vector<rt::Access> accesses = {span_of(keys_in, false), span_of(keys_out, true),
                                       span_of(positions_out, true)};
   if (positions_in.defined()) accesses.push_back(span_of(positions_in, false));
@@ -62,47 +66,43 @@ void tile(const at::Tensor& keys_in, const at::Tensor& positions_in, const at::T
                         static_cast<uint64_t>(groups) * k.workgroup_size, accesses);
 }
 
-// `levels` global compare-exchange steps of bit positions top .. top - levels + 1
-// (see shaders/sort/step.comp), the first mirrored when `mirror`.
-void steps(const at::Tensor& keys, const at::Tensor& positions, int log_padded, int top, int levels,
-           bool mirror) {
+// One merge pass (see shaders/sort/merge.comp): sorted runs of 2^log_run
+// of (keys, positions) into sorted runs of twice that in (keys_out, positions_out).
+void merge(const at::Tensor& keys, const at::Tensor& positions, const at::Tensor& keys_out,
+           const at::Tensor& positions_out, int log_run) {
   int64_t rows = keys.size(0), n = keys.size(1);
   rt::Device& dev = device_for(keys);
-  const rt::Kernel& k = dev.pipelines().get(kernel("sort_step", keys));
-  StepArgs args{address(keys),
-                address(positions),
-                static_cast<uint64_t>(rows),
-                static_cast<uint64_t>(n),
-                static_cast<uint32_t>(log_padded),
-                static_cast<uint32_t>(top),
-                static_cast<uint32_t>(levels),
-                mirror ? 1u : 0u};
-  std::vector<rt::Access> accesses = {span_of(keys, true), span_of(positions, true)};
-  dev.stream().dispatch(k, &args, sizeof(args), nullptr, 0,
-                        static_cast<uint64_t>(rows) << (log_padded - levels), accesses);
+  const rt::Kernel& k = kernel(dev, "sort_merge", keys);
+  MergeArgs args{address(keys),
+                 address(positions),
+                 address(keys_out),
+                 address(positions_out),
+                 static_cast<uint64_t>(rows),
+                 static_cast<uint64_t>(n),
+                 static_cast<uint32_t>(log_run)};
+  std::vector<rt::Access> accesses = {span_of(keys, false), span_of(positions, false),
+                                      span_of(keys_out, true), span_of(positions_out, true)};
+  dev.stream().dispatch(k, &args, sizeof(args), nullptr, 0, static_cast<uint64_t>(rows * n),
+                        accesses);
 }
 
-int log2_ceil(int64_t n) {
-  return std::bit_width(static_cast<uint64_t>(n - 1));
-}
-
-// Sorts each row of (keys, positions) in place: tiles of kTile first, then
-// the bitonic merge stages of blocks 2 kTile .. the padded row, each its
-// steps of distance >= kTile in global passes of up to kMaxLevels steps and
-// a tile pass for the distances below.
-void sort_rows(const at::Tensor& keys, const at::Tensor& positions) {
+// The positions of each row of `keys` sorted: tiles of kTile first, then
+// merge passes that double the sorted runs until they span the row.
+at::Tensor sort_rows(const at::Tensor& keys) {
   int64_t n = keys.size(1);
+  at::Tensor positions = at::empty(keys.sizes(), keys.options().dtype(at::kInt));
   int64_t segment = std::min<int64_t>(kTile, int64_t{1} << log2_ceil(n));
-  tile(keys, {}, keys, positions, n, n, segment, segment, false);
-  int log_padded = log2_ceil(n), log_tile = std::countr_zero(static_cast<uint64_t>(kTile));
-  for (int log_block = log_tile + 1; log_block <= log_padded; ++log_block) {
-    for (int top = log_block - 1; top >= log_tile;) {
-      int levels = std::min(kMaxLevels, top - log_tile + 1);
-      steps(keys, positions, log_padded, top, levels, top == log_block - 1);
-      top -= levels;
-    }
-    tile(keys, positions, keys, positions, n, n, kTile, kTile, true);
+  tile(keys, {}, keys, positions, n, n, segment, segment);
+  if (n <= kTile) return positions;
+  at::Tensor keys_in = keys, positions_in = positions;
+  at::Tensor keys_out = at::empty_like(keys), positions_out = at::empty_like(positions);
+  for (int log_run = std::countr_zero(static_cast<uint64_t>(kTile)); (int64_t{1} << log_run) < n;
+       ++log_run) {
+    merge(keys_in, positions_in, keys_out, positions_out, log_run);
+    std::swap(keys_in, keys_out);
+    std::swap(positions_in, positions_out);
   }
+  return positions_in;
 }
 
 }  // namespace
@@ -127,13 +127,12 @@ at::Tensor smallest(const at::Tensor& keys, int64_t count) {
   TORCH_CHECK(n < INT32_MAX, "torchvulkan: sort rows hold at most 2^31 - 1 elements, got ", n);
   auto options = keys.options().dtype(at::kInt);
   if (rows == 0 || count == 0) return at::empty({rows, count}, options);
-  // Few of many: tile passes that keep each tile's smallest, until one tile holds the rest.
   int64_t keep = int64_t{1} << log2_ceil(count);
   if (keep * 4 > kTile || count == n) {
-    at::Tensor positions = at::empty({rows, n}, options);
-    sort_rows(keys, positions);
+    at::Tensor positions = sort_rows(keys);
     return count == n ? positions : positions.narrow(1, 0, count);
   }
+  // Few of many: tile passes that keep each tile's smallest, until one tile holds the rest.
   at::Tensor current = keys, positions;
   while (true) {
     int64_t segment = std::min<int64_t>(kTile, int64_t{1} << log2_ceil(n));
@@ -142,7 +141,7 @@ at::Tensor smallest(const at::Tensor& keys, int64_t count) {
     int64_t n_out = (segments - 1) * kept + std::min(kept, n - (segments - 1) * segment);
     at::Tensor next_keys = at::empty({rows, n_out}, keys.options());
     at::Tensor next_positions = at::empty({rows, n_out}, options);
-    tile(current, positions, next_keys, next_positions, n, n_out, segment, kept, false);
+    tile(current, positions, next_keys, next_positions, n, n_out, segment, kept);
     current = next_keys;
     positions = next_positions;
     n = n_out;

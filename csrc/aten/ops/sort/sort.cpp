@@ -1,7 +1,7 @@
-// sort (stable and not: the network is always stable), topk, and through
-// ATen's composites argsort and msort. ATen's meta functions check the
-// arguments and size the outputs; the rows along `dim` go through the
-// sorting network as keys, and the values are gathered at the positions.
+// sort (stable and not: the device's sort is always stable), topk, and
+// through ATen's composites argsort and msort. ATen's meta functions check
+// the arguments and size the outputs; the rows along `dim` are sorted as
+// keys (network.h), and the values are gathered at the sorted positions.
 #include <ATen/MemoryOverlap.h>
 #include <ATen/WrapDimUtils.h>
 #include <ATen/ops/gather.h>
