@@ -21,6 +21,13 @@ def test_arange(dtype, no_fallback):
         same(torch.arange(-1.5, 2.25, 0.25, dtype=dtype, device="vulkan"), torch.arange(-1.5, 2.25, 0.25, dtype=dtype))
 
 
+@pytest.mark.parametrize("n", [1023, 1024, 1025, 5000, 100003])
+def test_range_lengths(n, no_fallback):
+    # Past one workgroup's block of elements (the aligned vector launches cover 4x as many per invocation).
+    same(torch.arange(n, device="vulkan"), torch.arange(n))
+    same(torch.linspace(-1, 1, n, device="vulkan"), torch.linspace(-1, 1, n))
+
+
 def test_arange_default_dtypes(no_fallback):
     same(torch.arange(5, device="vulkan"), torch.arange(5))
     same(torch.arange(0.5, 3, device="vulkan"), torch.arange(0.5, 3))
