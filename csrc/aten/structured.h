@@ -62,22 +62,25 @@ struct InPlace final : Meta {
   const at::Tensor& self_;
 };
 
+// out= with one output, or two (values and indices: sort, topk).
 template <class Meta>
 struct Out final : Meta {
-  explicit Out(const at::Tensor& out) : out_(out) {}
+  explicit Out(const at::Tensor& out) : outs_{&out, &out} {}
+  Out(const at::Tensor& first, const at::Tensor& second) : outs_{&first, &second} {}
   void set_output_raw_strided(int64_t i, at::IntArrayRef sizes, at::IntArrayRef strides, at::TensorOptions options TV_NAMES_PARAM) override {
-    TORCH_CHECK(options.dtype() == out_.dtype(), "Expected out tensor to have dtype ", options.dtype(), ", but got ",
-                out_.dtype(), " instead");
-    TORCH_CHECK(out_.device() == options.device(), "Expected out tensor to have device ", options.device(),
-                ", but got ", out_.device(), " instead");
-    if (at::native::resize_output(out_, sizes) && !strides.empty()) out_.as_strided_(sizes, strides);
+    const at::Tensor& out = *outs_[i];
+    TORCH_CHECK(options.dtype() == out.dtype(), "Expected out tensor to have dtype ", options.dtype(), ", but got ",
+                out.dtype(), " instead");
+    TORCH_CHECK(out.device() == options.device(), "Expected out tensor to have device ", options.device(),
+                ", but got ", out.device(), " instead");
+    if (at::native::resize_output(out, sizes) && !strides.empty()) out.as_strided_(sizes, strides);
     // Only TensorIterator-based metas record their outputs in the base class.
     if constexpr (std::is_base_of_v<at::TensorIteratorBase, Meta>) {
       Meta::set_output_raw_strided(i, sizes, strides, options TV_NAMES_ARG);
     }
   }
-  const at::Tensor& maybe_get_output(int64_t) override { return out_; }
-  const at::Tensor& out_;
+  const at::Tensor& maybe_get_output(int64_t i) override { return *outs_[i]; }
+  std::array<const at::Tensor*, 2> outs_;
 };
 
 // True when every input is a vulkan tensor of the iterator's common dtype.

@@ -54,11 +54,14 @@ uint64_t operand_address(int op, uint64_t index) {
   return base + uint64_t(offset);
 }
 
-// Calls element(i) for each element this invocation owns.
+// Calls element(i) for each element this invocation owns. The host launches
+// a quarter of the invocations when it sets kVector, so a kernel without a
+// vector path then takes four times as many elements each.
 #define FOR_EACH_ELEMENT(element)                                                         \
+  uint per_invocation = (args.flags & kVector) != 0 ? 4 * kPerInvocation : kPerInvocation; \
   uint64_t group = uint64_t(gl_WorkGroupID.y) * gl_NumWorkGroups.x + gl_WorkGroupID.x;   \
-  uint64_t first = group * gl_WorkGroupSize.x * kPerInvocation + gl_LocalInvocationID.x; \
-  for (uint k = 0; k < kPerInvocation; ++k) {                                             \
+  uint64_t first = group * gl_WorkGroupSize.x * per_invocation + gl_LocalInvocationID.x; \
+  for (uint k = 0; k < per_invocation; ++k) {                                             \
     uint64_t i = first + uint64_t(k) * gl_WorkGroupSize.x;                                \
     if (i >= args.numel) break;                                                           \
     element(i);                                                                           \

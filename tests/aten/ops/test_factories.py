@@ -21,6 +21,13 @@ def test_arange(dtype, no_fallback):
         same(torch.arange(-1.5, 2.25, 0.25, dtype=dtype, device="vulkan"), torch.arange(-1.5, 2.25, 0.25, dtype=dtype))
 
 
+@pytest.mark.parametrize("n", [1023, 1024, 1025, 5000, 100003])
+def test_range_lengths(n, no_fallback):
+    # Past one workgroup's block of elements (the aligned vector launches cover 4x as many per invocation).
+    same(torch.arange(n, device="vulkan"), torch.arange(n))
+    same(torch.linspace(-1, 1, n, device="vulkan"), torch.linspace(-1, 1, n))
+
+
 def test_arange_default_dtypes(no_fallback):
     same(torch.arange(5, device="vulkan"), torch.arange(5))
     same(torch.arange(0.5, 3, device="vulkan"), torch.arange(0.5, 3))
@@ -43,3 +50,50 @@ def test_eye_full(dtype, no_fallback):
     same(torch.full((2, 3), 1, dtype=dtype, device="vulkan"), torch.full((2, 3), 1, dtype=dtype))
     same(torch.zeros(4, dtype=dtype, device="vulkan"), torch.zeros(4, dtype=dtype))
     same(torch.ones(4, dtype=dtype, device="vulkan"), torch.ones(4, dtype=dtype))
+
+
+def _logspace_cases():
+    from tests.opinfo import _device_dtypes, _find
+
+    cases = []
+    for variant in ["", "tensor_overload"]:
+        op = _find("logspace", variant)
+        for dtype in sorted(op.supported_dtypes("cpu") & set(_device_dtypes()), key=str):
+            cases.append(pytest.param(op, dtype, id=f"{op.name}{'.' + variant if variant else ''}-{str(dtype)[6:]}"))
+    return cases
+
+
+@pytest.mark.parametrize("op,dtype", _logspace_cases())
+def test_logspace_opinfo(op, dtype, no_fallback):
+    # The samples name the CPU as their device; the same calls go to vulkan.
+    checked = 0
+    for sample in op.sample_inputs("cpu", dtype):
+        kwargs = dict(sample.kwargs, device="vulkan")
+        same(op(sample.input, *sample.args, **kwargs), op(sample.input, *sample.args, **sample.kwargs))
+        checked += 1
+    assert checked
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64, torch.int64, torch.float16])
+def test_logspace_out_and_exact_powers(dtype, no_fallback):
+    out = torch.empty(2, 3, device="vulkan", dtype=dtype).t()
+    torch.logspace(0, 6, 7, out=out)
+    same(out, torch.logspace(0, 6, 7, dtype=dtype))
+    same(torch.logspace(-2, 2, 5, base=2, dtype=dtype, device="vulkan"), torch.logspace(-2, 2, 5, base=2, dtype=dtype))
+    with pytest.raises(RuntimeError, match="non-negative"):
+        torch.logspace(0, 1, -1, device="vulkan")
+
+
+@pytest.mark.parametrize("dtype", DTYPES + [torch.bool])
+def test_factories_fill_on_device(dtype, no_fallback):
+    like = torch.empty(2, 3, dtype=dtype, device="vulkan")
+    for actual, expected in [(torch.zeros_like(like), torch.zeros(2, 3, dtype=dtype)),
+                             (torch.ones_like(like), torch.ones(2, 3, dtype=dtype)),
+                             (torch.full_like(like, 1), torch.full((2, 3), 1, dtype=dtype)),
+                             (torch.empty_like(like).fill_(0), torch.zeros(2, 3, dtype=dtype)),
+                             (torch.tensor([[1, 0, 1]], dtype=dtype, device="vulkan"),
+                              torch.tensor([[1, 0, 1]], dtype=dtype)),
+                             (torch.as_tensor([1, 0], dtype=dtype, device="vulkan"), torch.tensor([1, 0], dtype=dtype)),
+                             (torch.zeros(0, 4, dtype=dtype, device="vulkan"), torch.zeros(0, 4, dtype=dtype)),
+                             (torch.eye(3, dtype=dtype, device="vulkan"), torch.eye(3, dtype=dtype))]:
+        same(actual, expected)

@@ -1,7 +1,7 @@
 // Range factories filled on the device: arange and linspace through ATen's
 // own argument checks and sizing (at::native::arange_out / linspace_out call
-// the stub kernels here), logspace from linspace's formula, eye as zeros and
-// a diagonal of ones.
+// the stub kernels here), logspace with the CPU's own formula, eye as zeros
+// and a diagonal of ones.
 #include <ATen/Dispatch.h>
 #include <ATen/native/RangeFactories.h>
 #include <ATen/native/Resize.h>
@@ -12,6 +12,7 @@
 #include <torch/library.h>
 
 #include <bit>
+#include <cmath>
 
 #include "aten/context.h"
 #include "aten/launch.h"
@@ -63,6 +64,40 @@ void linspace_kernel(at::TensorIterator& iter, const c10::Scalar& start, const c
   launch_elementwise(range_kernel("linspace", type), iter, bits);
 }
 
+// logspace as the CPU computes it: start and end in the output's dtype, the
+// step and the powers in double (float for 16- and 32-bit floats here);
+// integer outputs are the float64 powers truncated.
+at::Tensor& logspace_out(const c10::Scalar& start, const c10::Scalar& end, int64_t steps,
+                         double base, at::Tensor& result) {
+  TORCH_CHECK(steps >= 0, "number of steps must be non-negative");
+  c10::ScalarType type = result.scalar_type();
+  TORCH_CHECK(type != at::kBool && !at::isComplexType(type),
+              "\"logspace_cpu\" not implemented for '", type, "'");
+  if (result.numel() != steps) result.resize_({steps});
+  if (steps == 0) return result;
+  if (steps == 1) return result.fill_(std::pow(base, start.to<double>()));
+  bool integral = at::isIntegralType(type, false);
+  c10::ScalarType compute = integral || type == at::kDouble ? at::kDouble : at::kFloat;
+  TORCH_CHECK(compute == at::kFloat || device_for(result).caps().float64,
+              "torchvulkan: logspace in ", type, " needs float64 support");
+  at::Tensor r = result.is_contiguous() && !integral
+                     ? result
+                     : at::empty({steps}, result.options().dtype(integral ? compute : type));
+  double s = 0, e = 0, step = 0;
+  AT_DISPATCH_ALL_TYPES_AND2(at::kHalf, at::kBFloat16, type, "logspace_vulkan", [&] {
+    scalar_t first = start.to<scalar_t>(), last = end.to<scalar_t>();
+    s = static_cast<double>(first);
+    e = static_cast<double>(last);
+    step = static_cast<double>(last - first) / static_cast<double>(steps - 1);
+  });
+  auto iter = at::TensorIterator::borrowing_nullary_op(r);
+  launch_elementwise(range_kernel("logspace", r.scalar_type()), iter,
+                     {scalar_bits(s, compute), scalar_bits(step, compute), scalar_bits(e, compute),
+                      scalar_bits(base, compute)});
+  if (!r.is_same(result)) result.copy_(r);
+  return result;
+}
+
 at::Tensor& eye_out(int64_t n, int64_t m, at::Tensor& out) {
   TORCH_CHECK(n >= 0, "n must be greater or equal to 0, got ", n);
   TORCH_CHECK(m >= 0, "m must be greater or equal to 0, got ", m);
@@ -87,6 +122,7 @@ namespace torchvulkan {
 TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("arange.start_out", static_cast<at::Tensor& (*)(const c10::Scalar&, const c10::Scalar&, const c10::Scalar&, at::Tensor&)>(at::native::arange_out));
   m.impl("linspace.out", static_cast<at::Tensor& (*)(const c10::Scalar&, const c10::Scalar&, int64_t, at::Tensor&)>(at::native::linspace_out));
+  m.impl("logspace.out", logspace_out);
   m.impl("eye.out", eye_n_out);
   m.impl("eye.m_out", eye_out);
 }
