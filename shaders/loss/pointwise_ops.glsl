@@ -4,10 +4,22 @@
 
 // std::max(a, b): a unless a < b, so a NaN in a stays (GLSL's max may drop it).
 X_T max_of(X_T a, X_T b) { return a < b ? b : a; }
+// v rounded to X: where ATen's kernels (CPU and CUDA alike) round an
+// intermediate to a 16-bit dtype, so do these.
+X_T to_x(X_T v) {
+#if defined(X_DT_BF16)
+  return uintBitsToFloat(f32_to_bf16_bits(v) << 16);
+#elif defined(X_DT_F16)
+  return unpackHalf2x16(f32_to_f16_bits(v)).x;
+#else
+  return v;
+#endif
+}
+
 #if defined(OP_mse)  // (input, target)
 #define INPUTS 2
 X_T op(X_T x, X_T y) {
-  X_T d = x - y;
+  X_T d = to_x(x - y);
   return d * d;
 }
 #elif defined(OP_smooth_l1)  // (input, target); (beta)

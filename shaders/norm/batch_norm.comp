@@ -30,6 +30,18 @@ layout(push_constant) uniform Args {
 WG_T p_at(uint64_t base, uint64_t c) { return WG_T(P_load(base + c * P_BYTES)); }
 void p_set(uint64_t base, uint64_t c, WG_T v) { P_store(base + c * P_BYTES, P_T(v)); }
 
+// v rounded to P: PyTorch's CPU kernel keeps the mean, the sum of squared
+// deviations and invstd * w in the parameters' dtype.
+WG_T as_p(WG_T v) {
+#if defined(P_DT_BF16)
+  return uintBitsToFloat(f32_to_bf16_bits(v) << 16);
+#elif defined(P_DT_F16)
+  return unpackHalf2x16(f32_to_f16_bits(v)).x;
+#else
+  return v;
+#endif
+}
+
 void main() {
   Shape s = Shape(args.shape);
   uint64_t c = uint64_t(gl_WorkGroupID.y) * gl_NumWorkGroups.x + gl_WorkGroupID.x;
@@ -46,16 +58,17 @@ void main() {
     welford_add(acc, WG_T(X_load(args.x + uint64_t(first + block_offset(j, s, s.stride_n)) * X_BYTES)));
   }
   acc = workgroup_welford(acc);
-  mean = acc.mean;
+  mean = as_p(acc.mean);
+  acc.m2 = as_p(acc.m2);
   WG_T var = acc.m2 / WG_T(count);
-  invstd = var == WG_T(0) && eps == WG_T(0) ? WG_T(0) : WG_T(1) / sqrt(var + eps);
+  invstd = as_p(var == WG_T(0) && eps == WG_T(0) ? WG_T(0) : WG_T(1) / sqrt(var + eps));
   if (tid == 0) {
     p_set(args.save_mean, c, mean);
     p_set(args.save_invstd, c, invstd);
     WG_T momentum = from_bits(args.momentum);
     if (args.running_mean != 0) {
       WG_T r = p_at(args.running_mean, c);
-      p_set(args.running_mean, c, momentum * mean + (WG_T(1) - momentum) * r);
+      p_set(args.running_mean, c, momentum * acc.mean + (WG_T(1) - momentum) * r);
     }
     if (args.running_var != 0) {
       WG_T r = p_at(args.running_var, c);
@@ -64,13 +77,13 @@ void main() {
   }
 #elif defined(OP_forward_eval) || defined(OP_backward_eval)
   mean = p_at(args.running_mean, c);
-  invstd = WG_T(1) / sqrt(p_at(args.running_var, c) + eps);
+  invstd = as_p(WG_T(1) / sqrt(p_at(args.running_var, c) + eps));
 #else
   mean = p_at(args.save_mean, c);
   invstd = p_at(args.save_invstd, c);
 #endif
 #if defined(OP_forward) || defined(OP_forward_eval)
-  WG_T a = invstd * w;
+  WG_T a = as_p(invstd * w);
   WG_T b = (args.bias != 0 ? p_at(args.bias, c) : WG_T(0)) - mean * a;
   for (uint64_t j = tid; j < count; j += kWorkgroupSize) {
     uint64_t at = uint64_t(first + block_offset(j, s, s.stride_n)) * X_BYTES;

@@ -1,6 +1,6 @@
 // Group norm as ATen's GroupNormKernel / GroupNormBackwardKernel stubs:
-// ATen's native_group_norm(_backward) checks the arguments, lays the tensors
-// out in the input's memory format and sizes the outputs, as for CUDA; the
+// ATen's native_group_norm(_backward) checks the arguments and sizes the
+// outputs, as for CUDA; the
 // kernels (shaders/norm/group_norm.comp) take one workgroup per (sample,
 // group), and the weight and bias gradients one per channel.
 #include <ATen/native/group_norm.h>
@@ -93,7 +93,9 @@ void group_norm_backward_kernel(const Tensor& dY, const Tensor& X, const Tensor&
             norm::address(dbeta),
             0};
   std::vector<rt::Access> reads;
-  for (const Tensor* t : {&in.x, &dy, &gamma, &mean, &rstd}) norm::access(reads, *t, false);
+  for (const Tensor* t : std::initializer_list<const Tensor*>{&in.x, &dy, &gamma, &mean, &rstd}) {
+    norm::access(reads, *t, false);
+  }
   if (dx.defined()) {
     std::vector<rt::Access> accesses = reads;
     norm::access(accesses, dx, true);
@@ -108,11 +110,29 @@ void group_norm_backward_kernel(const Tensor& dY, const Tensor& X, const Tensor&
   if (dx.defined() && !dx.is_same(dX)) dX.copy_(dx);
 }
 
+// Off the CPU, ATen's native_group_norm(_backward) takes only contiguous
+// tensors (as CUDA's kernels do); the kernels here would take channels last.
+std::tuple<Tensor, Tensor, Tensor> native_group_norm(const Tensor& X,
+                                                     const std::optional<Tensor>& gamma,
+                                                     const std::optional<Tensor>& beta, int64_t N,
+                                                     int64_t C, int64_t HxW, int64_t group,
+                                                     double eps) {
+  return at::native::native_group_norm(X.contiguous(), gamma, beta, N, C, HxW, group, eps);
+}
+
+std::tuple<Tensor, Tensor, Tensor> native_group_norm_backward(
+    const Tensor& dY, const Tensor& X, const Tensor& mean, const Tensor& rstd,
+    const std::optional<Tensor>& gamma, int64_t N, int64_t C, int64_t HxW, int64_t group,
+    std::array<bool, 3> mask) {
+  return at::native::native_group_norm_backward(dY.contiguous(), X.contiguous(), mean, rstd, gamma,
+                                                N, C, HxW, group, mask);
+}
+
 }  // namespace
 
 TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
-  m.impl("native_group_norm", at::native::native_group_norm);
-  m.impl("native_group_norm_backward", at::native::native_group_norm_backward);
+  m.impl("native_group_norm", native_group_norm);
+  m.impl("native_group_norm_backward", native_group_norm_backward);
 }
 
 }  // namespace torchvulkan

@@ -8,10 +8,14 @@ OPS = ["nn.functional.mse_loss", "nn.functional.l1_loss", "nn.functional.smooth_
        "nn.functional.huber_loss", "nn.functional.binary_cross_entropy",
        "nn.functional.binary_cross_entropy_with_logits", "nn.functional.kl_div", "nn.functional.cross_entropy"]
 REDUCTIONS = ["none", "mean", "sum"]
+# kl_div's composite reaches xlogy, whose elementwise kernel has no float64 form yet.
+NO_XLOGY_F64 = pytest.mark.xfail(strict=True, reason="xlogy has no float64 kernel")
 
 
 @parametrize(OPS, variants=["functional"])
-def test_opinfo(op, dtype, variant, no_fallback):
+def test_opinfo(op, dtype, variant, no_fallback, request):
+    if op.name == "nn.functional.kl_div" and dtype == torch.float64:
+        request.applymarker(NO_XLOGY_F64)
     check_op(op, dtype, variant)
 
 
@@ -21,10 +25,12 @@ def _check_with_grad(fn, inputs, differentiable, dtype, tol=None):
     tol = tol or {}
 
     def run(device):
-        args = [t.to(device) if isinstance(t, torch.Tensor) else t for t in inputs]
+        args = [t.detach().clone().to(device) if isinstance(t, torch.Tensor) else t for t in inputs]
         for i in differentiable:
             args[i].requires_grad_()
         y = fn(*args)
+        if not differentiable:
+            return [y]
         torch.manual_seed(0)
         g = torch.rand(y.shape, dtype=y.dtype).to(device)
         return [y, *torch.autograd.grad(y, [args[i] for i in differentiable], g)]
@@ -81,10 +87,10 @@ def test_binary_cross_entropy(reduction, weighted, dtype, no_fallback):
     x[0, 0], x[0, 1] = 0.0, 1.0  # the clamped logs
     t = torch.rand(4, 5, dtype=dtype)
     w = torch.rand(5, dtype=dtype) if weighted else None
-    with torch.no_grad():
-        _check_with_grad(lambda a, b: F.binary_cross_entropy(a, b, w, reduction=reduction), [x, t], [], dtype)
+    fn = lambda a, b, c: F.binary_cross_entropy(a, b, c, reduction=reduction)
+    _check_with_grad(fn, [x, t, w], [], dtype)
     x[0, 0], x[0, 1] = 0.3, 0.6
-    _check_with_grad(lambda a, b, c: F.binary_cross_entropy(a, b, c, reduction=reduction), [x, t, w], [0], dtype)
+    _check_with_grad(fn, [x, t, w], [0], dtype)
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
@@ -103,12 +109,15 @@ def test_binary_cross_entropy_with_logits(reduction, weighted, pos_weighted, dty
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("reduction", REDUCTIONS + ["batchmean"])
 @pytest.mark.parametrize("log_target", [False, True])
-def test_kl_div(reduction, log_target, dtype, no_fallback):
+def test_kl_div(reduction, log_target, dtype, no_fallback, request):
+    if dtype == torch.float64 and not log_target:
+        request.applymarker(NO_XLOGY_F64)
     x = torch.randn(4, 6, dtype=dtype).log_softmax(-1)
     t = torch.randn(4, 6, dtype=dtype).softmax(-1)
-    t[0, 0] = 0  # 0 * log 0 is 0
     if log_target:
         t = t.log()
+    else:
+        t[0, 0] = 0  # 0 * log 0 is 0
     fn = lambda a, b: F.kl_div(a, b, reduction=reduction, log_target=log_target)
     _check_with_grad(fn, [x, t], [0, 1] if log_target else [0], dtype)
 

@@ -12,7 +12,7 @@ def test_opinfo(op, dtype, variant, no_fallback):
 
 def test_rms_norm_reaches_the_fused_kernel(no_fallback):
     # rms_norm calls _fused_rms_norm on every device; here it has a kernel of its own.
-    x = torch.randn(3, 8, device="vulkan")
+    x = torch.randn(3, 8).to("vulkan")
     out, rstd = torch.ops.aten._fused_rms_norm(x, [8], None, None)
     assert rstd.shape == (3, 1) and rstd.dtype == torch.float32
     torch.testing.assert_close(rstd.cpu(), torch.rsqrt(x.cpu().pow(2).mean(-1, keepdim=True) + torch.finfo().eps))
@@ -40,4 +40,4 @@ def test_rms_norm_matches_cpu_with_grad(dtype, weighted, eps, no_fallback):
 
 def test_bad_shape_raises(no_fallback):
     with pytest.raises(RuntimeError, match="normalized_shape"):
-        F.rms_norm(torch.randn(2, 4, device="vulkan"), (5,))
+        F.rms_norm(torch.randn(2, 4).to("vulkan"), (5,))
