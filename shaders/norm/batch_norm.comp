@@ -31,7 +31,7 @@ WG_T p_at(uint64_t base, uint64_t c) { return WG_T(P_load(base + c * P_BYTES)); 
 void p_set(uint64_t base, uint64_t c, WG_T v) { P_store(base + c * P_BYTES, P_T(v)); }
 
 // v rounded to P: PyTorch's CPU kernel keeps the mean, the sum of squared
-// deviations and invstd * w in the parameters' dtype.
+// deviations and invstd in the parameters' dtype.
 WG_T as_p(WG_T v) {
 #if defined(P_DT_BF16)
   return uintBitsToFloat(f32_to_bf16_bits(v) << 16);
@@ -77,13 +77,13 @@ void main() {
   }
 #elif defined(OP_forward_eval) || defined(OP_backward_eval)
   mean = p_at(args.running_mean, c);
-  invstd = as_p(WG_T(1) / sqrt(p_at(args.running_var, c) + eps));
+  invstd = WG_T(1) / sqrt(p_at(args.running_var, c) + eps);
 #else
   mean = p_at(args.save_mean, c);
   invstd = p_at(args.save_invstd, c);
 #endif
 #if defined(OP_forward) || defined(OP_forward_eval)
-  WG_T a = as_p(invstd * w);
+  WG_T a = invstd * w;
   WG_T b = (args.bias != 0 ? p_at(args.bias, c) : WG_T(0)) - mean * a;
   for (uint64_t j = tid; j < count; j += kWorkgroupSize) {
     uint64_t at = uint64_t(first + block_offset(j, s, s.stride_n)) * X_BYTES;

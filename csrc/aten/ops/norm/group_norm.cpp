@@ -111,12 +111,15 @@ void group_norm_backward_kernel(const Tensor& dY, const Tensor& X, const Tensor&
 }
 
 // Off the CPU, ATen's native_group_norm(_backward) takes only contiguous
-// tensors (as CUDA's kernels do); the kernels here would take channels last.
+// tensors (as CUDA's kernels do); the CPU also takes channels last, and so
+// do the kernels here, but a channels-last input reaches them as a copy.
 std::tuple<Tensor, Tensor, Tensor> native_group_norm(const Tensor& X,
                                                      const std::optional<Tensor>& gamma,
                                                      const std::optional<Tensor>& beta, int64_t N,
                                                      int64_t C, int64_t HxW, int64_t group,
                                                      double eps) {
+  TORCH_CHECK(X.is_contiguous(X.suggest_memory_format()),
+              "Expected X.is_contiguous(memory_format) to be true, but got false.");
   return at::native::native_group_norm(X.contiguous(), gamma, beta, N, C, HxW, group, eps);
 }
 

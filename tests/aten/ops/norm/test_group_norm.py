@@ -5,9 +5,18 @@ import torch.nn.functional as F
 from tests.opinfo import check_op, parametrize
 
 
-@parametrize(["nn.functional.group_norm", "native_group_norm"], variants=["functional"])
+# Not the native_group_norm OpInfo: the CPU rejects its strided samples,
+# which reach the device as contiguous copies (check_op's .to("vulkan")).
+@parametrize(["nn.functional.group_norm"], variants=["functional"])
 def test_opinfo(op, dtype, variant, no_fallback):
     check_op(op, dtype, variant)
+
+
+def test_strided_input_is_rejected_as_on_the_cpu(no_fallback):
+    x = torch.randn(2, 6, 8)
+    for strided in (x[:, :, ::2], x.to("vulkan")[:, :, ::2]):
+        with pytest.raises(RuntimeError, match="is_contiguous"):
+            torch.ops.aten.native_group_norm(strided, None, None, 2, 6, 4, 3, 1e-5)
 
 
 @pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
@@ -25,9 +34,11 @@ def test_group_norm_matches_cpu_with_grad(dtype, affine, shape, groups, no_fallb
         y = F.group_norm(leaves[0], groups, leaves[1], leaves[2], eps=1e-4)
         return [y, *torch.autograd.grad(y, [t for t in leaves if t is not None], g.to(device))]
 
+    # Groups of two elements: the input gradient cancels to a few float ulp.
+    tol = {"rtol": 1e-4, "atol": 1e-4} if dtype == torch.float32 else {}
     for actual, expected in zip(run("vulkan"), run("cpu")):
         assert actual.device.type == "vulkan"
-        torch.testing.assert_close(actual.cpu(), expected)
+        torch.testing.assert_close(actual.cpu(), expected, **tol)
 
 
 def test_channels_last(no_fallback):
