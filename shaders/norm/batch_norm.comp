@@ -68,7 +68,7 @@ void main() {
     WG_T momentum = from_bits(args.momentum);
     if (args.running_mean != 0) {
       WG_T r = p_at(args.running_mean, c);
-      p_set(args.running_mean, c, momentum * acc.mean + (WG_T(1) - momentum) * r);
+      p_set(args.running_mean, c, momentum * mean + (WG_T(1) - momentum) * r);
     }
     if (args.running_var != 0) {
       WG_T r = p_at(args.running_var, c);
