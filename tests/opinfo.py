@@ -75,21 +75,22 @@ def _tolerances(dtype):
             torch.float32: (1e-5, 1e-5), torch.float64: (1e-7, 1e-7)}.get(dtype, (0, 0))
 
 
-def _compare(actual, expected, dtype, context):
+def _compare(actual, expected, dtype, context, tolerances=None):
     if isinstance(expected, (tuple, list)):
         for a, e in zip(actual, expected):
-            _compare(a, e, dtype, context)
+            _compare(a, e, dtype, context, tolerances)
         return
     if not isinstance(expected, torch.Tensor):
         assert actual == expected, context
         return
     assert actual.device.type == "vulkan", f"{context}: result on {actual.device}"
-    rtol, atol = _tolerances(expected.dtype)
+    rtol, atol = (tolerances or {}).get(expected.dtype, _tolerances(expected.dtype))
     torch.testing.assert_close(actual.cpu(), expected, rtol=rtol, atol=atol, equal_nan=True,
                                msg=lambda m: f"{context}\n{m}")
 
 
-def check_op(op, dtype, variant):
+def check_op(op, dtype, variant, tolerances=None):
+    """`tolerances` ({dtype: (rtol, atol)}) replaces the defaults for those dtypes."""
     fn = {"functional": op, "inplace": op.inplace_variant, "out": op}[variant]
     if variant == "inplace" and fn is None:
         pytest.skip("no in-place variant")
@@ -123,7 +124,7 @@ def check_op(op, dtype, variant):
             actual = fn(d_source, *d_args, **d_kwargs)
             if variant == "inplace":
                 assert actual is d_source, context
-        _compare(actual, expected, dtype, context)
+        _compare(actual, expected, dtype, context, tolerances)
         checked += 1
     if checked == 0:
         pytest.skip("no sample the CPU accepts")

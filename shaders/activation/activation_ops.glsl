@@ -39,6 +39,8 @@ X_T op(X_T x) {
   t = t < X_T(0) ? X_T(0) : t;
   return x * (t > X_T(6) ? X_T(6) : t) / X_T(6);
 }
+#elif defined(OP_log_sigmoid)  // min(x, 0) - log1p(exp(-|x|)): no overflow either side
+X_T op(X_T x) { return (x < X_T(0) ? x : X_T(0)) - m_log1p(m_exp(-abs(x))); }
 #else
 #error "activation: unknown op"
 #endif

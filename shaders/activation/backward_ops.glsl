@@ -70,6 +70,12 @@ X_T op(X_T grad, X_T x) {
   }
   return grad / (x * (X_T(1) - x));
 }
+#elif defined(OP_log_sigmoid_backward)  // (grad, self): grad * sigmoid(-x), from z = exp(-|x|)
+X_T op(X_T grad, X_T x) {
+  X_T z = m_exp(-abs(x));
+  X_T s = z / (X_T(1) + z);
+  return grad * (x < X_T(0) ? X_T(1) - s : s);
+}
 #else
 #error "activation_backward: unknown op"
 #endif

@@ -175,6 +175,17 @@ Tensor& logit_backward_out(const Tensor& grad, const Tensor& x, std::optional<do
                                                       x, eps);
 }
 
+// The forward's buffer is empty (see forward.cpp): the kernel recomputes it.
+Tensor log_sigmoid_backward(const Tensor& grad, const Tensor& x, const Tensor&) {
+  return structured_functional<BinaryMeta>(kernel("activation_backward", "log_sigmoid_backward"),
+                                           grad, x);
+}
+Tensor& log_sigmoid_backward_out(const Tensor& grad, const Tensor& x, const Tensor&,
+                                 Tensor& grad_input) {
+  return structured_out<BinaryMeta>(kernel("activation_backward", "log_sigmoid_backward"),
+                                    grad_input, grad, x);
+}
+
 }  // namespace
 
 #define REGISTER_BACKWARD(m, name) \
@@ -193,6 +204,7 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   REGISTER_BACKWARD(m, hardtanh_backward)
   REGISTER_BACKWARD(m, hardsigmoid_backward)
   REGISTER_BACKWARD(m, logit_backward)
+  REGISTER_BACKWARD(m, log_sigmoid_backward)
   m.impl("hardswish_backward", hardswish_backward);
   m.impl("mish_backward", mish_backward);
 }

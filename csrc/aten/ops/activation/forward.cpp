@@ -168,6 +168,18 @@ Tensor& threshold_out(const Tensor& x, const Scalar& threshold, const Scalar& va
                                                  threshold, value);
 }
 
+// The buffer is the CPU's exp(-|x|), kept for its backward; as for CUDA it
+// stays empty here and the backward recomputes it.
+std::tuple<Tensor, Tensor> log_sigmoid_forward(const Tensor& x) {
+  Tensor out = structured_functional<UnaryMeta>(kernel("activation", "log_sigmoid"), x);
+  return {out, at::empty({0}, x.options())};
+}
+std::tuple<Tensor&, Tensor&> log_sigmoid_forward_out(const Tensor& x, Tensor& out, Tensor& buffer) {
+  structured_out<UnaryMeta>(kernel("activation", "log_sigmoid"), out, x);
+  at::native::resize_output(buffer, {0});
+  return {out, buffer};
+}
+
 }  // namespace
 
 TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
@@ -184,6 +196,8 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   REGISTER_FORMS(threshold)
   m.impl("softplus", softplus);
   m.impl("softplus.out", softplus_out);
+  m.impl("log_sigmoid_forward", log_sigmoid_forward);
+  m.impl("log_sigmoid_forward.output", log_sigmoid_forward_out);
 }
 
 }  // namespace torchvulkan::activation
