@@ -109,7 +109,7 @@ void gemm(const at::Tensor& a, const at::Tensor& b, const at::Tensor& out, const
   int64_t tiles = batches * ((M + kCoopTile - 1) / kCoopTile) * ((N + kCoopTile - 1) / kCoopTile);
   int64_t k_steps = (K + kCoopK - 1) / kCoopK;
   int64_t splits = std::clamp<int64_t>((256 + tiles - 1) / tiles, 1, std::max<int64_t>(1, k_steps / 8));
-  int64_t chunk = (k_steps + splits - 1) / splits * kCoopK;
+  int64_t chunk = std::max<int64_t>(1, (k_steps + splits - 1) / splits) * kCoopK;  // K = 0: one empty split
   splits = std::max<int64_t>(1, (K + chunk - 1) / chunk);
   at::Tensor workspace;
   if (splits > 1) workspace = at::empty({splits * batches * M * N}, out.options().dtype(at::kFloat));

@@ -41,7 +41,7 @@ def _coop_launches(fn):
 
 
 @pytest.mark.parametrize("m,k,n", [(128, 128, 128), (256, 64, 384), (1, 8, 1), (37, 19, 53), (200, 136, 72),
-                                   (129, 257, 130), (64, 4096, 64), (8, 24, 16)])
+                                   (129, 257, 130), (64, 4096, 64), (8, 24, 16), (5, 0, 7)])
 @pytest.mark.parametrize("ta,tb", [(False, False), (True, False), (False, True), (True, True)])
 def test_mm_every_orientation(m, k, n, ta, tb, no_fallback):
     a = torch.randn(k, m) if ta else torch.randn(m, k)
