@@ -3,6 +3,13 @@
 # machine's torch, print the device's properties, then run the given
 # benchmark scripts. Usage on the device tool:
 #   source .gpu/enter.sh; bash benchmark/gpu_smoke.sh benchmark/ops.py
+# with carry [".gpu", ".whl"]. Prepared on the development machine:
+#   .gpu/  ../shared/gpu/prepare.sh, plus Debian 13's libvulkan-volk-dev
+#          (the GPU image has no volk; apt-get download it with prepare.sh's
+#          apt options into .gpu/);
+#   .whl/  wheels of setuptools-scm, vcs-versioning and packaging>=26.2 for
+#          Python 3.12 (the image has scikit-build-core but not these).
+# The build takes about 60 s there.
 set -uo pipefail
 python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site .whl/*.whl
 export PYTHONPATH=/tmp/site
