@@ -27,6 +27,19 @@ inline uint64_t opmath_bits(const c10::Scalar& value, c10::ScalarType type) {
     return structured_out<at::meta::Meta>(kernel, out, a, b);                         \
   }
 
+// name(x), name_(x) and name_out(x, out) of the structured unary op whose
+// meta class is at::meta::<Meta>, through `kernel`.
+#define TV_UNARY_FORMS(name, Meta, kernel)                       \
+  at::Tensor name(const at::Tensor& x) {                         \
+    return structured_functional<at::meta::Meta>(kernel, x);     \
+  }                                                              \
+  at::Tensor& name##_(at::Tensor& x) {                           \
+    return structured_inplace<at::meta::Meta>(kernel, x);        \
+  }                                                              \
+  at::Tensor& name##_out(const at::Tensor& x, at::Tensor& out) { \
+    return structured_out<at::meta::Meta>(kernel, out, x);       \
+  }
+
 #define TV_BINARY_FORMS(name, Meta, kernel)                  \
   TV_BINARY_FUNCTIONAL_OUT(name, Meta, kernel)               \
   at::Tensor& name##_(at::Tensor& a, const at::Tensor& b) {  \

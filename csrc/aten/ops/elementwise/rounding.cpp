@@ -12,6 +12,7 @@
 
 #include "aten/launch.h"
 #include "aten/ops/elementwise/cast_bits.h"
+#include "aten/ops/elementwise/forms.h"
 #include "aten/structured.h"
 
 namespace torchvulkan {
@@ -24,17 +25,6 @@ bool rounding(Iter& iter, std::string_view op) {
   bool integral = c10::isIntegralType(iter.common_dtype(), /*includeBool=*/false);
   return pointwise(iter, "unary", integral ? "identity" : op);
 }
-
-#define ROUNDING_FORMS(name)                                              \
-  at::Tensor name(const at::Tensor& x) {                                  \
-    return structured_functional<m::structured_##name>(name##_kernel, x); \
-  }                                                                       \
-  at::Tensor& name##_(at::Tensor& x) {                                    \
-    return structured_inplace<m::structured_##name>(name##_kernel, x);    \
-  }                                                                       \
-  at::Tensor& name##_out(const at::Tensor& x, at::Tensor& out) {          \
-    return structured_out<m::structured_##name>(name##_kernel, out, x);   \
-  }
 
 bool floor_kernel(Iter& iter) {
   return rounding(iter, "floor");
@@ -52,11 +42,11 @@ bool frac_kernel(Iter& iter) {
   return pointwise(iter, "unary", "frac");
 }  // floats only
 
-ROUNDING_FORMS(floor)
-ROUNDING_FORMS(ceil)
-ROUNDING_FORMS(round)
-ROUNDING_FORMS(trunc)
-ROUNDING_FORMS(frac)
+TV_UNARY_FORMS(floor, structured_floor, floor_kernel)
+TV_UNARY_FORMS(ceil, structured_ceil, ceil_kernel)
+TV_UNARY_FORMS(round, structured_round, round_kernel)
+TV_UNARY_FORMS(trunc, structured_trunc, trunc_kernel)
+TV_UNARY_FORMS(frac, structured_frac, frac_kernel)
 
 // As ATen: x * 10^d rounded, / 10^d; for d < 0, x / 10^-d rounded, * 10^-d
 // (10^|d| in the compute type, rounded once on the host).

@@ -34,34 +34,26 @@
 #include <torch/library.h>
 
 #include "aten/launch.h"
+#include "aten/ops/elementwise/forms.h"
 #include "aten/structured.h"
 
 namespace torchvulkan {
 namespace {
 
-namespace m = at::meta;
-
 // Functional, in-place and out= forms of a structured unary op whose kernel is
 // the variant "unary.<name>".
-#define UNARY_FORMS(name)                                                 \
-  bool name##_kernel(at::TensorIteratorBase& iter) {                      \
-    return pointwise(iter, "unary", #name);                               \
-  }                                                                       \
-  at::Tensor name(const at::Tensor& x) {                                  \
-    return structured_functional<m::structured_##name>(name##_kernel, x); \
-  }                                                                       \
-  at::Tensor& name##_(at::Tensor& x) {                                    \
-    return structured_inplace<m::structured_##name>(name##_kernel, x);    \
-  }                                                                       \
-  at::Tensor& name##_out(const at::Tensor& x, at::Tensor& out) {          \
-    return structured_out<m::structured_##name>(name##_kernel, out, x);   \
-  }
+#define UNARY_FORMS(name)                            \
+  bool name##_kernel(at::TensorIteratorBase& iter) { \
+    return pointwise(iter, "unary", #name);          \
+  }                                                  \
+  TV_UNARY_FORMS(name, structured_##name, name##_kernel)
 
-#define FOR_EACH_UNARY(_)                                                                        \
-  _(neg)                                                                                         \
-  _(reciprocal) _(sqrt) _(rsqrt) _(exp) _(exp2) _(expm1) _(log) _(log2) _(log10) _(log1p) _(sin) \
-      _(cos) _(tan) _(asin) _(acos) _(atan) _(sinh) _(cosh) _(tanh) _(asinh) _(acosh) _(atanh)   \
-          _(sigmoid) _(erf) _(erfc) _(erfinv) _(lgamma) _(digamma) _(sinc)
+#define FOR_EACH_UNARY(_)                                                                          \
+  _(neg)                                                                                           \
+  _(reciprocal)                                                                                    \
+  _(sqrt) _(rsqrt) _(exp) _(exp2) _(expm1) _(log) _(log2) _(log10) _(log1p) _(sin) _(cos) _(tan)   \
+      _(asin) _(acos) _(atan) _(sinh) _(cosh) _(tanh) _(asinh) _(acosh) _(atanh) _(sigmoid) _(erf) \
+          _(erfc) _(erfinv) _(lgamma) _(digamma) _(sinc)
 
 FOR_EACH_UNARY(UNARY_FORMS)
 
