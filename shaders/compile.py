@@ -12,6 +12,9 @@ A variant list names GLSL sources under shaders/ and how to expand them:
                               # or: one variant per op and dtype of its set
                               # (DTYPE_SETS), defining OP_<op>; `fixed` pins
                               # roles to a dtype (fixed = { OUT = "b8" })
+    defines = { t128 = { TILE_N = 128 } }
+                              # with ops: macros for an op's variants, for
+                              # kernels specialized at compile time
     requires_compiler = "coopmat"   # only where that compiler probe passes
     requires_device = ["coopmat"]   # device features the kernel needs beyond
                                     # its dtypes' (Feature:: in embedded_kernels.h)
@@ -179,6 +182,7 @@ def expand(kernel):
         # One variant per op and dtype; every role takes the dtype except the
         # roles pinned in `fixed` (a comparison's OUT is always b8).
         fixed = kernel.get("fixed", {})
+        defines = kernel.get("defines", {})
         for op, spec in kernel["ops"].items():
             for dt in dtype_set(spec):
                 dts = {role: fixed.get(role, dt) for role in roles}
@@ -186,6 +190,7 @@ def expand(kernel):
                 for d in dts.values():
                     needs.update(DTYPES[d][2])
                 prelude = f"#define OP_{op} 1\n" + ("#define USES_F64 1\n" if "float64" in needs else "")
+                prelude += "".join(f"#define {k} {v}\n" for k, v in defines.get(op, {}).items())
                 prelude += '#include "common/base.glsl"\n'
                 for role, d in dts.items():
                     prelude += role_code(role, d)

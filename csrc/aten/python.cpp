@@ -32,7 +32,8 @@ py::dict properties(int index) {
                      std::to_string(VK_API_VERSION_PATCH(c.api_version));
   d["driver_version"] = c.driver_version;
   py::list heaps;
-  for (const auto& h : c.heaps) heaps.append(py::dict(py::arg("size") = h.size, py::arg("device_local") = h.device_local));
+  for (const auto& h : c.heaps)
+    heaps.append(py::dict(py::arg("size") = h.size, py::arg("device_local") = h.device_local));
   d["memory_heaps"] = heaps;
   uint64_t total = 0;
   for (const auto& h : c.heaps) total = h.device_local ? std::max(total, h.size) : total;
@@ -40,8 +41,10 @@ py::dict properties(int index) {
   d["subgroup_size"] = c.subgroup_size;
   d["max_shared_memory"] = c.max_shared_memory;
   d["max_workgroup_invocations"] = c.max_workgroup_invocations;
-  d["max_workgroup_size"] = py::make_tuple(c.max_workgroup_size[0], c.max_workgroup_size[1], c.max_workgroup_size[2]);
-  d["max_workgroup_count"] = py::make_tuple(c.max_workgroup_count[0], c.max_workgroup_count[1], c.max_workgroup_count[2]);
+  d["max_workgroup_size"] =
+      py::make_tuple(c.max_workgroup_size[0], c.max_workgroup_size[1], c.max_workgroup_size[2]);
+  d["max_workgroup_count"] =
+      py::make_tuple(c.max_workgroup_count[0], c.max_workgroup_count[1], c.max_workgroup_count[2]);
   d["max_push_constants"] = c.max_push_constants;
   d["max_allocation_size"] = c.max_allocation_size;
   d["float16"] = c.float16;
@@ -58,8 +61,9 @@ py::dict properties(int index) {
   d["cooperative_matrix2"] = c.cooperative_matrix2;
   py::list shapes;
   for (const auto& s : c.cooperative_matrix_shapes) {
-    shapes.append(py::dict(py::arg("m") = s.m, py::arg("n") = s.n, py::arg("k") = s.k, py::arg("a_type") = s.a_type,
-                           py::arg("c_type") = s.c_type, py::arg("scope") = s.scope));
+    shapes.append(py::dict(py::arg("m") = s.m, py::arg("n") = s.n, py::arg("k") = s.k,
+                           py::arg("a_type") = s.a_type, py::arg("c_type") = s.c_type,
+                           py::arg("scope") = s.scope));
   }
   d["cooperative_matrix_shapes"] = shapes;
   return d;
@@ -69,8 +73,9 @@ py::dict stat_dict(const rt::StatArray& array) {
   py::dict out;
   const char* pools[] = {"all", "small_pool", "large_pool"};
   for (int i = 0; i < 3; ++i) {
-    out[pools[i]] = py::dict(py::arg("current") = array[i].current, py::arg("peak") = array[i].peak,
-                             py::arg("allocated") = array[i].allocated, py::arg("freed") = array[i].freed);
+    out[pools[i]] =
+        py::dict(py::arg("current") = array[i].current, py::arg("peak") = array[i].peak,
+                 py::arg("allocated") = array[i].allocated, py::arg("freed") = array[i].freed);
   }
   return out;
 }
@@ -126,12 +131,15 @@ PYBIND11_MODULE(_C, m) {
     for (rt::Device* dev : rt::Runtime::get().opened()) dev->empty_cache();
   });
   m.def("memory_stats", &memory_stats);
-  m.def("reset_peak_memory_stats", [](int index) { device(static_cast<c10::DeviceIndex>(index)).memory().reset_peak(); });
-  m.def("reset_accumulated_memory_stats",
-        [](int index) { device(static_cast<c10::DeviceIndex>(index)).memory().reset_accumulated(); });
+  m.def("reset_peak_memory_stats",
+        [](int index) { device(static_cast<c10::DeviceIndex>(index)).memory().reset_peak(); });
+  m.def("reset_accumulated_memory_stats", [](int index) {
+    device(static_cast<c10::DeviceIndex>(index)).memory().reset_accumulated();
+  });
   m.def("host_memory_stats", [](int index) {
     rt::HostPool& host = device(static_cast<c10::DeviceIndex>(index)).host();
-    return py::dict(py::arg("allocated_bytes") = host.allocated_bytes(), py::arg("reserved_bytes") = host.reserved_bytes());
+    return py::dict(py::arg("allocated_bytes") = host.allocated_bytes(),
+                    py::arg("reserved_bytes") = host.reserved_bytes());
   });
   m.def("is_initialized", [] { return !rt::Runtime::get().opened().empty(); });
   m.def("default_generator", [](int index) {
@@ -151,9 +159,19 @@ PYBIND11_MODULE(_C, m) {
     for (const char* const* f = rt::kCompilerFeatures; *f; ++f) out.emplace_back(*f);
     return out;
   });
+  m.def("pipeline_statistics", [](const std::string& name, int index) {
+    std::vector<py::dict> out;
+    for (const rt::PipelineStatistic& s :
+         device(static_cast<c10::DeviceIndex>(index)).pipelines().statistics(name)) {
+      out.push_back(py::dict(py::arg("executable") = s.executable, py::arg("name") = s.name,
+                             py::arg("value") = s.value));
+    }
+    return out;
+  });
   m.def("kernel_names", [] {
     std::vector<std::string> out;
-    for (size_t i = 0; i < rt::kNumEmbeddedKernels; ++i) out.emplace_back(rt::kEmbeddedKernels[i].name);
+    for (size_t i = 0; i < rt::kNumEmbeddedKernels; ++i)
+      out.emplace_back(rt::kEmbeddedKernels[i].name);
     return out;
   });
 }

@@ -79,8 +79,9 @@ Capabilities query_capabilities(VkPhysicalDevice device) {
   std::vector<VkExtensionProperties> extensions(count);
   vkEnumerateDeviceExtensionProperties(device, nullptr, &count, extensions.data());
   auto has = [&](const char* name) {
-    return std::any_of(extensions.begin(), extensions.end(),
-                       [&](const VkExtensionProperties& e) { return std::strcmp(e.extensionName, name) == 0; });
+    return std::any_of(extensions.begin(), extensions.end(), [&](const VkExtensionProperties& e) {
+      return std::strcmp(e.extensionName, name) == 0;
+    });
   };
   caps.push_descriptor = has("VK_KHR_push_descriptor");
   caps.memory_budget = has("VK_EXT_memory_budget");
@@ -90,11 +91,12 @@ Capabilities query_capabilities(VkPhysicalDevice device) {
   caps.cooperative_matrix = has("VK_KHR_cooperative_matrix");
   caps.cooperative_matrix2 = has("VK_NV_cooperative_matrix2");
 
-  VkPhysicalDeviceSubgroupProperties subgroup{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
+  VkPhysicalDeviceSubgroupProperties subgroup{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
   VkPhysicalDeviceMaintenance3Properties maintenance3{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_3_PROPERTIES, &subgroup};
-  VkPhysicalDeviceVulkan12Properties props12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_PROPERTIES,
-                                            &maintenance3};
+  VkPhysicalDeviceVulkan12Properties props12{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_PROPERTIES, &maintenance3};
   VkPhysicalDeviceIDProperties id{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ID_PROPERTIES, &props12};
   VkPhysicalDeviceProperties2 props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &id};
   vkGetPhysicalDeviceProperties2(device, &props);
@@ -119,10 +121,15 @@ Capabilities query_capabilities(VkPhysicalDevice device) {
   caps.max_allocation_size = maintenance3.maxMemoryAllocationSize;
   caps.min_storage_alignment = limits.minStorageBufferOffsetAlignment;
 
-  VkPhysicalDeviceVulkan12Features f12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+  VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR executable{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR};
+  VkPhysicalDeviceVulkan12Features f12{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
+      has("VK_KHR_pipeline_executable_properties") ? &executable : nullptr};
   VkPhysicalDeviceVulkan11Features f11{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES, &f12};
   VkPhysicalDeviceFeatures2 features{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &f11};
   vkGetPhysicalDeviceFeatures2(device, &features);
+  caps.pipeline_statistics = executable.pipelineExecutableInfo;
   caps.float64 = features.features.shaderFloat64;
   caps.int64 = features.features.shaderInt64;
   caps.int16 = features.features.shaderInt16;
@@ -146,20 +153,22 @@ Capabilities query_capabilities(VkPhysicalDevice device) {
   if (caps.cooperative_matrix && vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR) {
     uint32_t n = 0;
     vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR(device, &n, nullptr);
-    std::vector<VkCooperativeMatrixPropertiesKHR> shapes(n, {VK_STRUCTURE_TYPE_COOPERATIVE_MATRIX_PROPERTIES_KHR});
+    std::vector<VkCooperativeMatrixPropertiesKHR> shapes(
+        n, {VK_STRUCTURE_TYPE_COOPERATIVE_MATRIX_PROPERTIES_KHR});
     vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR(device, &n, shapes.data());
     for (const auto& s : shapes) {
       caps.cooperative_matrix_shapes.push_back({s.MSize, s.NSize, s.KSize, component_name(s.AType),
                                                 component_name(s.CType), scope_name(s.scope)});
-      caps.coopmat_f16_16x16x16 |= s.MSize == 16 && s.NSize == 16 && s.KSize == 16 &&
-                                   s.AType == VK_COMPONENT_TYPE_FLOAT16_KHR && s.BType == VK_COMPONENT_TYPE_FLOAT16_KHR &&
-                                   s.CType == VK_COMPONENT_TYPE_FLOAT32_KHR && s.ResultType == VK_COMPONENT_TYPE_FLOAT32_KHR &&
-                                   s.scope == VK_SCOPE_SUBGROUP_KHR;
+      caps.coopmat_f16_16x16x16 |=
+          s.MSize == 16 && s.NSize == 16 && s.KSize == 16 &&
+          s.AType == VK_COMPONENT_TYPE_FLOAT16_KHR && s.BType == VK_COMPONENT_TYPE_FLOAT16_KHR &&
+          s.CType == VK_COMPONENT_TYPE_FLOAT32_KHR &&
+          s.ResultType == VK_COMPONENT_TYPE_FLOAT32_KHR && s.scope == VK_SCOPE_SUBGROUP_KHR;
     }
   }
 #endif
-  caps.coopmat_f16_16x16x16 = caps.coopmat_f16_16x16x16 && caps.float16 && caps.vulkan_memory_model &&
-                              caps.subgroup_size == 32;
+  caps.coopmat_f16_16x16x16 = caps.coopmat_f16_16x16x16 && caps.float16 &&
+                              caps.vulkan_memory_model && caps.subgroup_size == 32;
   return caps;
 }
 

@@ -50,6 +50,9 @@ struct Capabilities {
   bool cooperative_matrix = false, cooperative_matrix2 = false;
   std::vector<CooperativeMatrixShape> cooperative_matrix_shapes;
   bool vulkan_memory_model = false;
+  // VK_KHR_pipeline_executable_properties: the driver reports per-pipeline
+  // compiler statistics (registers, spills, shared memory, ...).
+  bool pipeline_statistics = false;
   // The shape the tensor-core GEMM tier is written for: float16 A and B,
   // float32 accumulators, 16x16x16, subgroup scope, subgroups of 32.
   bool coopmat_f16_16x16x16 = false;

@@ -16,7 +16,8 @@ Device::Device(int index, VkPhysicalDevice physical, Capabilities caps)
   for (uint32_t i = 0; i < count && family == UINT32_MAX; ++i) {
     if (families[i].queueFlags & VK_QUEUE_COMPUTE_BIT) family = i;
   }
-  if (family == UINT32_MAX) throw Error("torchvulkan: device '" + caps_.name + "' has no compute queue");
+  if (family == UINT32_MAX)
+    throw Error("torchvulkan: device '" + caps_.name + "' has no compute queue");
 
   // Enable every optional feature the device has that some kernel may use.
   VkPhysicalDeviceVulkan12Features f12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
@@ -26,7 +27,8 @@ Device::Device(int index, VkPhysicalDevice physical, Capabilities caps)
   f12.shaderFloat16 = caps_.float16;
   f12.storageBuffer8BitAccess = caps_.storage8;
   f12.shaderBufferInt64Atomics = caps_.int64_atomics;
-  f12.vulkanMemoryModel = caps_.coopmat_f16_16x16x16;  // the cooperative-matrix kernels' memory model
+  f12.vulkanMemoryModel =
+      caps_.coopmat_f16_16x16x16;  // the cooperative-matrix kernels' memory model
   VkPhysicalDeviceVulkan11Features f11{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES, &f12};
   f11.storageBuffer16BitAccess = caps_.storage16;
   VkPhysicalDeviceFeatures2 features{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &f11};
@@ -34,19 +36,26 @@ Device::Device(int index, VkPhysicalDevice physical, Capabilities caps)
   features.features.shaderInt16 = caps_.int16;
   features.features.shaderFloat64 = caps_.float64;
 #ifdef VK_KHR_cooperative_matrix
-  VkPhysicalDeviceCooperativeMatrixFeaturesKHR coopmat{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_KHR};
+  VkPhysicalDeviceCooperativeMatrixFeaturesKHR coopmat{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_KHR};
   coopmat.cooperativeMatrix = VK_TRUE;
   if (caps_.coopmat_f16_16x16x16) {
     coopmat.pNext = features.pNext;
     features.pNext = &coopmat;
   }
 #endif
+  VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR executable{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR,
+      features.pNext};
+  executable.pipelineExecutableInfo = VK_TRUE;
+  if (caps_.pipeline_statistics) features.pNext = &executable;
 
   std::vector<const char*> extensions;
   // MoltenVK and other non-conformant drivers require this one to be enabled.
   if (caps_.portability_subset) extensions.push_back("VK_KHR_portability_subset");
   if (caps_.memory_budget) extensions.push_back("VK_EXT_memory_budget");
   if (caps_.coopmat_f16_16x16x16) extensions.push_back("VK_KHR_cooperative_matrix");
+  if (caps_.pipeline_statistics) extensions.push_back("VK_KHR_pipeline_executable_properties");
 
   float priority = 1.0f;
   VkDeviceQueueCreateInfo queue_info{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
@@ -65,11 +74,13 @@ Device::Device(int index, VkPhysicalDevice physical, Capabilities caps)
   uint32_t device_type = find_memory_type(physical_, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0,
                                           VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT);
   // Pinned host memory: host-visible and coherent, cached for fast reads back.
-  uint32_t host_type = find_memory_type(physical_, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
-                                        VK_MEMORY_PROPERTY_HOST_CACHED_BIT, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+  uint32_t host_type = find_memory_type(
+      physical_, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
+      VK_MEMORY_PROPERTY_HOST_CACHED_BIT, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
   // Kernel parameters: written by the host, read by every workgroup.
-  uint32_t params_type = find_memory_type(physical_, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
-                                          VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0);
+  uint32_t params_type = find_memory_type(
+      physical_, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
+      VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0);
   if (device_type == UINT32_MAX || host_type == UINT32_MAX || params_type == UINT32_MAX) {
     throw Error("torchvulkan: device '" + caps_.name + "' lacks a usable memory type");
   }
@@ -79,9 +90,11 @@ Device::Device(int index, VkPhysicalDevice physical, Capabilities caps)
   bool mappable = type.propertyFlags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT;
 
   pipelines_ = std::make_unique<Pipelines>(device_, caps_);
-  stream_ = std::make_unique<Stream>(device_, queue_, family, caps_, pipelines_->layout(), params_type);
-  memory_ = std::make_unique<MemoryPool>(device_, device_type, memory.memoryHeaps[type.heapIndex].size,
-                                         caps_.max_allocation_size, mappable, [this] { synchronize(); });
+  stream_ =
+      std::make_unique<Stream>(device_, queue_, family, caps_, pipelines_->layout(), params_type);
+  memory_ =
+      std::make_unique<MemoryPool>(device_, device_type, memory.memoryHeaps[type.heapIndex].size,
+                                   caps_.max_allocation_size, mappable, [this] { synchronize(); });
   host_ = std::make_unique<HostPool>(device_, host_type, [this] { return stream_->completed(); });
 }
 

@@ -17,7 +17,8 @@ namespace {
 const EmbeddedKernel* find_kernel(std::string_view name) {
   static const auto index = [] {
     std::unordered_map<std::string_view, const EmbeddedKernel*> map;
-    for (size_t i = 0; i < kNumEmbeddedKernels; ++i) map[kEmbeddedKernels[i].name] = &kEmbeddedKernels[i];
+    for (size_t i = 0; i < kNumEmbeddedKernels; ++i)
+      map[kEmbeddedKernels[i].name] = &kEmbeddedKernels[i];
     return map;
   }();
   auto it = index.find(name);
@@ -36,8 +37,8 @@ std::string cache_file(const Capabilities& caps) {
   char uuid[33];
   for (int i = 0; i < 16; ++i) std::snprintf(uuid + 2 * i, 3, "%02x", caps.uuid[i]);
   char name[128];
-  std::snprintf(name, sizeof(name), "pipelines-%04x-%04x-%08x-%s.bin", caps.vendor_id, caps.device_id,
-                caps.driver_version, uuid);
+  std::snprintf(name, sizeof(name), "pipelines-%04x-%04x-%08x-%s.bin", caps.vendor_id,
+                caps.device_id, caps.driver_version, uuid);
   return (base / "torchvulkan" / name).string();
 }
 
@@ -48,6 +49,7 @@ Pipelines::Pipelines(VkDevice device, const Capabilities& caps) : device_(device
   if (caps.storage16) features_ |= Feature::storage16;
   if (caps.float64) features_ |= Feature::float64;
   if (caps.coopmat_f16_16x16x16) features_ |= Feature::coopmat;
+  capture_statistics_ = caps.pipeline_statistics;
   workgroup_size_ = std::min({256u, caps.max_workgroup_invocations, caps.max_workgroup_size[0]});
 
   VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, kPushConstantBytes};
@@ -84,27 +86,33 @@ bool Pipelines::available(std::string_view name) {
   return kernel && (kernel->features & ~features_) == 0;
 }
 
-const Kernel& Pipelines::get(std::string_view name) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  if (auto it = kernels_.find(std::string(name)); it != kernels_.end()) return it->second;
+const EmbeddedKernel& Pipelines::find_usable(std::string_view name) const {
   const EmbeddedKernel* embedded = find_kernel(name);
-  if (!embedded) throw Error("torchvulkan: kernel '" + std::string(name) + "' was not built into this package");
+  if (!embedded)
+    throw Error("torchvulkan: kernel '" + std::string(name) + "' was not built into this package");
   if (embedded->features & ~features_) {
-    throw Error("torchvulkan: kernel '" + std::string(name) + "' needs a feature this device lacks (" +
-                ((embedded->features & ~features_ & Feature::float64)   ? "shaderFloat64"
-                 : (embedded->features & ~features_ & Feature::coopmat) ? "16x16x16 float16 cooperative matrices"
-                                                                         : "8/16-bit storage") +
+    throw Error("torchvulkan: kernel '" + std::string(name) +
+                "' needs a feature this device lacks (" +
+                ((embedded->features & ~features_ & Feature::float64) ? "shaderFloat64"
+                 : (embedded->features & ~features_ & Feature::coopmat)
+                     ? "16x16x16 float16 cooperative matrices"
+                     : "8/16-bit storage") +
                 ")");
   }
+  return *embedded;
+}
+
+VkPipeline Pipelines::create(const EmbeddedKernel& embedded, VkPipelineCreateFlags flags) {
   VkShaderModuleCreateInfo module_info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-  module_info.codeSize = embedded->words * 4;
-  module_info.pCode = embedded->code;
+  module_info.codeSize = embedded.words * 4;
+  module_info.pCode = embedded.code;
   VkShaderModule module;
   check(vkCreateShaderModule(device_, &module_info, nullptr, &module), "vkCreateShaderModule");
 
   VkSpecializationMapEntry entry{0, 0, sizeof(uint32_t)};
   VkSpecializationInfo spec{1, &entry, sizeof(uint32_t), &workgroup_size_};
   VkComputePipelineCreateInfo info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+  info.flags = flags;
   info.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO};
   info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
   info.stage.module = module;
@@ -115,7 +123,59 @@ const Kernel& Pipelines::get(std::string_view name) {
   VkResult result = vkCreateComputePipelines(device_, cache_, 1, &info, nullptr, &pipeline);
   vkDestroyShaderModule(device_, module, nullptr);
   check(result, "vkCreateComputePipelines");
+  return pipeline;
+}
+
+const Kernel& Pipelines::get(std::string_view name) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (auto it = kernels_.find(std::string(name)); it != kernels_.end()) return it->second;
+  VkPipeline pipeline = create(find_usable(name), 0);
   return kernels_.emplace(std::string(name), Kernel{pipeline, workgroup_size_}).first->second;
+}
+
+std::vector<PipelineStatistic> Pipelines::statistics(std::string_view name) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::vector<PipelineStatistic> out;
+  const EmbeddedKernel& kernel = find_usable(name);
+  if (!capture_statistics_) return out;
+  VkPipeline pipeline = create(kernel, VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR);
+  VkPipelineInfoKHR info{VK_STRUCTURE_TYPE_PIPELINE_INFO_KHR};
+  info.pipeline = pipeline;
+  uint32_t count = 0;
+  vkGetPipelineExecutablePropertiesKHR(device_, &info, &count, nullptr);
+  std::vector<VkPipelineExecutablePropertiesKHR> executables(
+      count, {VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_PROPERTIES_KHR});
+  vkGetPipelineExecutablePropertiesKHR(device_, &info, &count, executables.data());
+  for (uint32_t e = 0; e < count; ++e) {
+    VkPipelineExecutableInfoKHR which{VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_INFO_KHR};
+    which.pipeline = pipeline;
+    which.executableIndex = e;
+    uint32_t n = 0;
+    vkGetPipelineExecutableStatisticsKHR(device_, &which, &n, nullptr);
+    std::vector<VkPipelineExecutableStatisticKHR> stats(
+        n, {VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_STATISTIC_KHR});
+    vkGetPipelineExecutableStatisticsKHR(device_, &which, &n, stats.data());
+    for (const auto& s : stats) {
+      std::string value;
+      switch (s.format) {
+        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_BOOL32_KHR:
+          value = s.value.b32 ? "true" : "false";
+          break;
+        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_INT64_KHR:
+          value = std::to_string(s.value.i64);
+          break;
+        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_UINT64_KHR:
+          value = std::to_string(s.value.u64);
+          break;
+        default:
+          value = std::to_string(s.value.f64);
+          break;
+      }
+      out.push_back({executables[e].name, s.name, value});
+    }
+  }
+  vkDestroyPipeline(device_, pipeline, nullptr);
+  return out;
 }
 
 void Pipelines::save_cache() {

@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <vector>
 
 #include "runtime/capabilities.h"
 
@@ -16,6 +17,14 @@ namespace torchvulkan::rt {
 struct Kernel {
   VkPipeline pipeline = VK_NULL_HANDLE;
   uint32_t workgroup_size = 0;
+};
+
+struct EmbeddedKernel;
+
+// One compiler statistic of one executable (stage) of a pipeline, as the
+// driver names it (NVIDIA: "Register Count", ...; Mesa: "SSA values", ...).
+struct PipelineStatistic {
+  std::string executable, name, value;
 };
 
 class Pipelines {
@@ -32,10 +41,18 @@ class Pipelines {
   bool available(std::string_view name);
   VkPipelineLayout layout() const { return layout_; }
   void save_cache();
+  // The driver's compiler statistics for a kernel, from a pipeline built
+  // for the question (so the pipelines in use never pay for the capture).
+  // Empty when the device lacks VK_KHR_pipeline_executable_properties.
+  std::vector<PipelineStatistic> statistics(std::string_view name);
 
  private:
+  const EmbeddedKernel& find_usable(std::string_view name) const;
+  VkPipeline create(const EmbeddedKernel& kernel, VkPipelineCreateFlags flags);
+
   VkDevice device_;
   uint32_t features_ = 0;
+  bool capture_statistics_ = false;
   uint32_t workgroup_size_ = 0;
   VkPipelineLayout layout_ = VK_NULL_HANDLE;
   VkPipelineCache cache_ = VK_NULL_HANDLE;

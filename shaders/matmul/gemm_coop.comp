@@ -2,12 +2,21 @@
 // float16 with float32 accumulation, on tensor cores through
 // VK_KHR_cooperative_matrix (16x16x16 subgroup matrices).
 //
-// Each workgroup of 8 subgroups computes a 128x128 tile of C; subgroup s owns
-// the 64x32 block at rows (s / 4) * 64, cols (s % 4) * 32: 4x2 accumulators.
-// K advances 32 at a time through two shared-memory stages: while the
-// subgroups multiply stage `cur`, each invocation already holds the next
-// tile's global loads in registers and writes them to the other stage, so
-// one barrier per step orders everything.
+// Variants (variants.toml) fix at compile time the tile (TILE_N) and the
+// operands' layouts (A_KMAJOR, B_KMAJOR), so that the fragment loads and the
+// staging code have constant strides and branches.
+//   TILE_N 128: 128x128 tiles, 8 subgroups of 64x32 (4x2 accumulators), BK 32;
+//   TILE_N 256: 128x256 tiles, 8 subgroups of 64x64 (4x4 accumulators), BK 16,
+//               for outputs with enough tiles to fill the GPU.
+// K advances BK at a time through two shared-memory stages. Each invocation
+// issues tile t + 2's global loads at step t into registers, multiplies
+// stage t % 2, and writes tile t + 1 (loaded a step earlier) to the other
+// stage, so one barrier per step orders everything.
+//
+// Every loop that touches the accumulators or fragments has a constant trip
+// count and is unrolled: with a single dynamic index NVIDIA's compiler kept
+// the accumulators in local memory (pipeline statistics: 256 bytes), and
+// the kernel ran at 28 TFLOP/s instead of 100+ on the H200.
 //
 // Operands are read in place whatever their strides. Each operand's tile is
 // kept in shared memory in the operand's own orientation (rows of its
@@ -24,6 +33,7 @@
 #extension GL_KHR_cooperative_matrix : require
 #extension GL_KHR_memory_scope_semantics : require
 #extension GL_KHR_shader_subgroup_basic : require
+#extension GL_EXT_control_flow_attributes : require
 
 #include "common/math.glsl"
 
@@ -38,18 +48,26 @@ layout(push_constant) uniform Args {
 layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer Params { int64_t v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer Vec8 { uvec4 v; };
 
+#if TILE_N == 256
+const int BM = 128, BN = 256, BK = 16, WM = 64, WN = 64, T = 16;
+#else
 const int BM = 128, BN = 128, BK = 32, WM = 64, WN = 32, T = 16;
+#endif
+const int SG_N = BN / WN;  // subgroups across N
 const int FM = WM / T, FN = WN / T;
 const int kThreads = 256;
 const int PAD = 8;
 // One stage of one operand: BM x (BK + PAD) or BK x (BM + PAD) halves.
-const int STAGE_HALVES = BM * (BK + PAD) > BK * (BM + PAD) ? BM * (BK + PAD) : BK * (BM + PAD);
+const int STAGE_HALVES_A = BM * (BK + PAD) > BK * (BM + PAD) ? BM * (BK + PAD) : BK * (BM + PAD);
+const int STAGE_HALVES_B = BN * (BK + PAD) > BK * (BN + PAD) ? BN * (BK + PAD) : BK * (BN + PAD);
+const int CA = BM * BK / 8 / kThreads, CB = BN * BK / 8 / kThreads;  // 16-byte chunks per invocation
 // The tiles are uvec4 arrays read by coopMatLoad as float16: storing them as
-// f16vec4 instead measured slower on the H200 (25.7 against 28.5 TFLOP/s at 8192^3).
+// f16vec4 instead measured slower on the H200 (25.7 against 28.5 TFLOP/s at
+// 8192^3, in an earlier version of this kernel).
 const int UNIT = 8;  // halves per array element
-const int STAGE = STAGE_HALVES / UNIT;
-shared uvec4 smem_a[2 * STAGE];
-shared uvec4 smem_b[2 * STAGE];
+const int STAGE_A = STAGE_HALVES_A / UNIT, STAGE_B = STAGE_HALVES_B / UNIT;
+shared uvec4 smem_a[2 * STAGE_A];
+shared uvec4 smem_b[2 * STAGE_B];
 
 // An operand seen as [rows, K] (A as it is, B transposed): k_major when K is
 // its contiguous dimension; vec when the host allows 16-byte loads.
@@ -93,7 +111,7 @@ uvec4 load8(Operand o, Chunk ch) {
     return Vec8(ch.address).v;
   }
   uint h[8];
-  for (int i = 0; i < 8; ++i) {
+  [[unroll]] for (int i = 0; i < 8; ++i) {
     bool inside = o.k_major ? ch.mn < o.rows && ch.k + i < o.cols : ch.mn + i < o.rows && ch.k < o.cols;
     h[i] = inside ? uint(RefU16(ch.address + uint64_t(i) * o.element_bytes).v) : 0u;
   }
@@ -106,7 +124,9 @@ void advance(Operand o, inout Chunk ch) {
 }
 
 // Writes chunk value r at `position` (halves) of stage `stage` of a shared tile.
-#define STASH(smem, stage, position, r) smem[(stage) * STAGE + (position) / UNIT] = (r);
+#define STASH(smem, stage, position, r) smem[(stage) * STAGE_##smem + (position) / UNIT] = (r);
+#define STAGE_smem_a STAGE_A
+#define STAGE_smem_b STAGE_B
 
 void main() {
   Params p = Params(args.meta);
@@ -128,31 +148,20 @@ void main() {
   int flags = int(p.v[23]);
 
   int64_t a_mn = p.v[9], a_k = p.v[10], b_mn = p.v[13], b_k = p.v[12];
-  bool a_kmajor = a_k == 1, b_kmajor = b_k == 1;
+  const bool a_kmajor = A_KMAJOR == 1, b_kmajor = B_KMAJOR == 1;
   Operand a = Operand(M, K, uint64_t(a_kmajor ? a_k : a_mn) * 2u, uint64_t(BK * a_k) * 2u, a_kmajor, (flags & 1) != 0);
   Operand b = Operand(N, K, uint64_t(b_kmajor ? b_k : b_mn) * 2u, uint64_t(BK * b_k) * 2u, b_kmajor, (flags & 2) != 0);
   uint64_t a_base = uint64_t(p.v[0]) + uint64_t(batch * p.v[8]) * 2u;
   uint64_t b_base = uint64_t(p.v[1]) + uint64_t(batch * p.v[11]) * 2u;
-  Chunk ca[2], cb[2];
-  for (int j = 0; j < 2; ++j) {
-    ca[j] = first_chunk(a, a_base, a_mn, a_k, m0, k_begin, BM, j);
-    cb[j] = first_chunk(b, b_base, b_mn, b_k, n0, k_begin, BN, j);
-  }
+  Chunk ca[CA], cb[CB];
+  [[unroll]] for (int j = 0; j < CA; ++j) ca[j] = first_chunk(a, a_base, a_mn, a_k, m0, k_begin, BM, j);
+  [[unroll]] for (int j = 0; j < CB; ++j) cb[j] = first_chunk(b, b_base, b_mn, b_k, n0, k_begin, BN, j);
 
   uint sg = gl_SubgroupID;
-  int wm = int(sg / 4) * WM, wn = int(sg % 4) * WN;
+  int wm = int(sg / SG_N) * WM, wn = int(sg % SG_N) * WN;
   coopmat<float, gl_ScopeSubgroup, T, T, gl_MatrixUseAccumulator> acc[FM][FN];
-  for (int i = 0; i < FM; ++i)
-    for (int j = 0; j < FN; ++j) acc[i][j] = coopmat<float, gl_ScopeSubgroup, T, T, gl_MatrixUseAccumulator>(0.0);
-
-  uvec4 ra[2], rb[2];
-  for (int j = 0; j < 2; ++j) {
-    ra[j] = load8(a, ca[j]);
-    rb[j] = load8(b, cb[j]);
-    STASH(smem_a, 0, ca[j].smem, ra[j]);
-    STASH(smem_b, 0, cb[j].smem, rb[j]);
-  }
-  barrier();
+  [[unroll]] for (int i = 0; i < FM; ++i)
+    [[unroll]] for (int j = 0; j < FN; ++j) acc[i][j] = coopmat<float, gl_ScopeSubgroup, T, T, gl_MatrixUseAccumulator>(0.0);
 
   // Fragment positions in the stored tiles, in halves: the first fragment's,
   // and the steps to the next fragment and to the next 16 of K.
@@ -160,44 +169,65 @@ void main() {
   int a_first = a.k_major ? wm * pa : wm, a_next = a.k_major ? T * pa : T, a_deep = a.k_major ? T : T * pa;
   int b_first = b.k_major ? wn * pb : wn, b_next = b.k_major ? T * pb : T, b_deep = b.k_major ? T : T * pb;
   int steps = int((k_end - k_begin + BK - 1) / BK);
-  for (int s = 0; s < steps; ++s) {
-    int cur = s & 1;
-    bool more = s + 1 < steps;
-    if (more) {
-      for (int j = 0; j < 2; ++j) {
-        advance(a, ca[j]);
-        advance(b, cb[j]);
-        ra[j] = load8(a, ca[j]);
-        rb[j] = load8(b, cb[j]);
-      }
+
+#define LOAD_FIRST(RA, RB) \
+  [[unroll]] for (int j = 0; j < CA; ++j) RA[j] = load8(a, ca[j]); \
+  [[unroll]] for (int j = 0; j < CB; ++j) RB[j] = load8(b, cb[j]);
+#define LOAD_NEXT(RA, RB) \
+  [[unroll]] for (int j = 0; j < CA; ++j) { advance(a, ca[j]); RA[j] = load8(a, ca[j]); } \
+  [[unroll]] for (int j = 0; j < CB; ++j) { advance(b, cb[j]); RB[j] = load8(b, cb[j]); }
+#define STASH_TILE(RA, RB, STG) \
+  [[unroll]] for (int j = 0; j < CA; ++j) STASH(smem_a, STG, ca[j].smem, RA[j]); \
+  [[unroll]] for (int j = 0; j < CB; ++j) STASH(smem_b, STG, cb[j].smem, RB[j]);
+#define COMPUTE(CUR) \
+  [[unroll]] for (int kk = 0; kk < BK / T; ++kk) { \
+    coopmat<float16_t, gl_ScopeSubgroup, T, T, gl_MatrixUseA> fa[FM]; \
+    coopmat<float16_t, gl_ScopeSubgroup, T, T, gl_MatrixUseB> fb[FN]; \
+    [[unroll]] for (int i = 0; i < FM; ++i) { \
+      int at = (CUR) * STAGE_A + (a_first + i * a_next + kk * a_deep) / UNIT; \
+      if (a.k_major) { \
+        coopMatLoad(fa[i], smem_a, at, pa / UNIT, gl_CooperativeMatrixLayoutRowMajor); \
+      } else { \
+        coopMatLoad(fa[i], smem_a, at, pa / UNIT, gl_CooperativeMatrixLayoutColumnMajor); \
+      } \
+    } \
+    [[unroll]] for (int j = 0; j < FN; ++j) { \
+      int at = (CUR) * STAGE_B + (b_first + j * b_next + kk * b_deep) / UNIT; \
+      if (b.k_major) { \
+        coopMatLoad(fb[j], smem_b, at, pb / UNIT, gl_CooperativeMatrixLayoutColumnMajor); \
+      } else { \
+        coopMatLoad(fb[j], smem_b, at, pb / UNIT, gl_CooperativeMatrixLayoutRowMajor); \
+      } \
+    } \
+    [[unroll]] for (int i = 0; i < FM; ++i) \
+      [[unroll]] for (int j = 0; j < FN; ++j) acc[i][j] = coopMatMulAdd(fa[i], fb[j], acc[i][j]); \
+  }
+
+  // Tile t + 2's global loads are issued at step t into the register set
+  // tile t came through, and stashed at the end of step t + 1.
+  uvec4 ra0[CA], rb0[CB], ra1[CA], rb1[CB];
+  LOAD_FIRST(ra0, rb0)
+  STASH_TILE(ra0, rb0, 0)
+  if (steps > 1) {
+    LOAD_NEXT(ra1, rb1)
+  }
+  barrier();
+  for (int s = 0; s < steps; s += 2) {
+    if (s + 2 < steps) {
+      LOAD_NEXT(ra0, rb0)
     }
-    for (int kk = 0; kk < BK / T; ++kk) {
-      coopmat<float16_t, gl_ScopeSubgroup, T, T, gl_MatrixUseA> fa[FM];
-      coopmat<float16_t, gl_ScopeSubgroup, T, T, gl_MatrixUseB> fb[FN];
-      for (int i = 0; i < FM; ++i) {
-        int at = cur * STAGE + (a_first + i * a_next + kk * a_deep) / UNIT;
-        if (a.k_major) {
-          coopMatLoad(fa[i], smem_a, at, pa / UNIT, gl_CooperativeMatrixLayoutRowMajor);
-        } else {
-          coopMatLoad(fa[i], smem_a, at, pa / UNIT, gl_CooperativeMatrixLayoutColumnMajor);
-        }
-      }
-      for (int j = 0; j < FN; ++j) {
-        int at = cur * STAGE + (b_first + j * b_next + kk * b_deep) / UNIT;
-        if (b.k_major) {
-          coopMatLoad(fb[j], smem_b, at, pb / UNIT, gl_CooperativeMatrixLayoutColumnMajor);
-        } else {
-          coopMatLoad(fb[j], smem_b, at, pb / UNIT, gl_CooperativeMatrixLayoutRowMajor);
-        }
-      }
-      for (int i = 0; i < FM; ++i)
-        for (int j = 0; j < FN; ++j) acc[i][j] = coopMatMulAdd(fa[i], fb[j], acc[i][j]);
+    COMPUTE(0)
+    if (s + 1 < steps) {
+      STASH_TILE(ra1, rb1, 1)
     }
-    if (more) {
-      for (int j = 0; j < 2; ++j) {
-        STASH(smem_a, cur ^ 1, ca[j].smem, ra[j]);
-        STASH(smem_b, cur ^ 1, cb[j].smem, rb[j]);
-      }
+    barrier();
+    if (s + 1 >= steps) break;
+    if (s + 3 < steps) {
+      LOAD_NEXT(ra1, rb1)
+    }
+    COMPUTE(1)
+    if (s + 2 < steps) {
+      STASH_TILE(ra0, rb0, 0)
     }
     barrier();
   }
@@ -210,27 +240,32 @@ void main() {
   float alpha = uintBitsToFloat(uint(p.v[20])), beta = uintBitsToFloat(uint(p.v[21]));
   int activation = int(p.v[22]);
   uint lane = gl_SubgroupInvocationID;
-  for (int i = 0; i < FM; ++i) {
-    for (int j = 0; j < FN; ++j) {
+  [[unroll]] for (int i = 0; i < FM; ++i) {
+    [[unroll]] for (int j = 0; j < FN; ++j) {
       coopMatStore(acc[i][j], smem_a, sg * 64, T / 4, gl_CooperativeMatrixLayoutRowMajor);
       subgroupMemoryBarrierShared();
       subgroupBarrier();
-      for (uint e = lane; e < T * T; e += gl_SubgroupSize) {
+      // A constant trip count (subgroups are 32 wide on this tier), so every
+      // loop touching acc unrolls and acc stays in registers: with one
+      // dynamic index the driver kept all of acc in local memory.
+      [[unroll]] for (int r = 0; r < T * T / 32; ++r) {
+        uint e = lane + 32 * r;
         int64_t m = m0 + wm + i * T + int64_t(e / T), n = n0 + wn + j * T + int64_t(e % T);
-        if (m >= M || n >= N) continue;
-        float value = uintBitsToFloat(smem_a[sg * 64 + e / 4][e % 4]);
-        if (splits > 1) {
-          RefF32(workspace + uint64_t(((split * p.v[7] + batch) * M + m) * N + n) * 4u).v = value;
-          continue;
+        if (m < M && n < N) {
+          float value = uintBitsToFloat(smem_a[sg * 64 + e / 4][e % 4]);
+          if (splits > 1) {
+            RefF32(workspace + uint64_t(((split * p.v[7] + batch) * M + m) * N + n) * 4u).v = value;
+          } else {
+            value *= alpha;
+            // beta == 0 ignores the bias entirely (NaN included), as PyTorch.
+            if (bias != 0 && beta != 0.0) {
+              value += beta * X_load(bias + uint64_t(batch * p.v[17] + m * p.v[18] + n * p.v[19]) * 2u);
+            }
+            if (activation == 1) value = max(value, 0.0);
+            if (activation == 2) value = gelu_f(value);
+            X_store(c + uint64_t(batch * p.v[14] + m * p.v[15] + n * p.v[16]) * 2u, value);
+          }
         }
-        value *= alpha;
-        // beta == 0 ignores the bias entirely (NaN included), as PyTorch.
-        if (bias != 0 && beta != 0.0) {
-          value += beta * X_load(bias + uint64_t(batch * p.v[17] + m * p.v[18] + n * p.v[19]) * 2u);
-        }
-        if (activation == 1) value = max(value, 0.0);
-        if (activation == 2) value = gelu_f(value);
-        X_store(c + uint64_t(batch * p.v[14] + m * p.v[15] + n * p.v[16]) * 2u, value);
       }
       subgroupBarrier();
     }

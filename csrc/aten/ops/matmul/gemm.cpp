@@ -6,8 +6,8 @@
 
 #include <algorithm>
 #include <map>
-#include <span>
 #include <mutex>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -17,21 +17,31 @@
 namespace torchvulkan {
 namespace {
 
-// Output tiles of the kernels, gemm_tiled.comp and gemm_coop.comp, and the
-// latter's step along K.
-constexpr int64_t kTiledTile = 64, kCoopTile = 128, kCoopK = 32;
+// Output tiles of gemm_tiled.comp; gemm_coop.comp's tile height, and its
+// tile widths with their steps along K (variants t128 and t256).
+constexpr int64_t kTiledTile = 64, kCoopM = 128;
+// The wide tiles pay off once the output has this many of them (H200, 8192^3:
+// 122 against 106 TFLOP/s for 128x128; equal at 4096^3 with 512 tiles).
+constexpr int64_t kWideTilesMin = 256;
 
 std::mutex tier_mutex;
 std::map<std::string, int64_t> tier_counts;
 
+// The orientation gemm_coop.comp stages an operand seen as [rows, k] in:
+// K-major when K is contiguous or neither dim is, else rows-major.
+bool k_major(int64_t row_stride, int64_t k_stride) {
+  return k_stride == 1 || row_stride != 1;
+}
+
 // True when gemm_coop.comp may read `t` ([rows, k] with strides (rows, k))
-// as 16-byte vectors: contiguous along one dim whose extent is a multiple of
-// 8, the other stride and the batch stride multiples of 8, 16-byte aligned.
-bool vector_loadable(const at::Tensor& t, int64_t batch_stride, int64_t rows, int64_t k, int64_t row_stride,
-                     int64_t k_stride) {
-  bool k_major = k_stride == 1, rows_major = !k_major && row_stride == 1;
-  if (!k_major && !rows_major) return false;
-  int64_t extent = k_major ? k : rows, other = k_major ? row_stride : k_stride;
+// as 16-byte vectors: contiguous along the dim it stages along, whose extent
+// is a multiple of 8, the other stride and the batch stride multiples of 8,
+// 16-byte aligned.
+bool vector_loadable(const at::Tensor& t, int64_t batch_stride, int64_t rows, int64_t k,
+                     int64_t row_stride, int64_t k_stride) {
+  bool along_k = k_major(row_stride, k_stride);
+  if ((along_k ? k_stride : row_stride) != 1) return false;
+  int64_t extent = along_k ? k : rows, other = along_k ? row_stride : k_stride;
   return extent % 8 == 0 && other % 8 == 0 && batch_stride % 8 == 0 &&
          reinterpret_cast<uintptr_t>(t.const_data_ptr()) % 16 == 0;
 }
@@ -49,8 +59,9 @@ std::map<std::string, int64_t> gemm_tier_counts() {
   return tier_counts;
 }
 
-void gemm(const at::Tensor& a, const at::Tensor& b, const at::Tensor& out, const at::Tensor& bias_in,
-          const c10::Scalar& alpha, const c10::Scalar& beta, Epilogue epilogue) {
+void gemm(const at::Tensor& a, const at::Tensor& b, const at::Tensor& out,
+          const at::Tensor& bias_in, const c10::Scalar& alpha, const c10::Scalar& beta,
+          Epilogue epilogue) {
   if (out.numel() == 0) return;
   bool batched = out.dim() == 3;
   int64_t batches = batched ? out.size(0) : 1;
@@ -58,11 +69,15 @@ void gemm(const at::Tensor& a, const at::Tensor& b, const at::Tensor& out, const
   c10::ScalarType type = out.scalar_type();
   at::Tensor bias = bias_in.defined() ? bias_in.expand(out.sizes()) : bias_in;
 
-  std::vector<int64_t> meta = {reinterpret_cast<int64_t>(a.const_data_ptr()),
-                               reinterpret_cast<int64_t>(b.const_data_ptr()),
-                               reinterpret_cast<int64_t>(out.data_ptr()),
-                               bias.defined() ? reinterpret_cast<int64_t>(bias.const_data_ptr()) : 0,
-                               M, N, K, batches};
+  std::vector<int64_t> meta = {
+      reinterpret_cast<int64_t>(a.const_data_ptr()),
+      reinterpret_cast<int64_t>(b.const_data_ptr()),
+      reinterpret_cast<int64_t>(out.data_ptr()),
+      bias.defined() ? reinterpret_cast<int64_t>(bias.const_data_ptr()) : 0,
+      M,
+      N,
+      K,
+      batches};
   for (const at::Tensor* t : {&a, &b, &out}) {
     auto s = strides3(*t);
     meta.insert(meta.end(), s.begin(), s.end());
@@ -77,8 +92,7 @@ void gemm(const at::Tensor& a, const at::Tensor& b, const at::Tensor& out, const
 
   // Tier 2 (tensor cores) where the device and the build have it, else the portable tier.
   rt::Device& dev = device_for(out);
-  std::string coop = std::string("gemm_coop.gemm.") + dtype_name(type);
-  bool use_coop = dev.pipelines().available(coop);
+  bool use_coop = dev.pipelines().available(std::string("gemm_coop.t128_nn.") + dtype_name(type));
   {
     std::lock_guard<std::mutex> lock(tier_mutex);
     ++tier_counts[use_coop ? "coopmat" : "tiled"];
@@ -86,33 +100,43 @@ void gemm(const at::Tensor& a, const at::Tensor& b, const at::Tensor& out, const
   std::vector<rt::Access> accesses = {span_of(a, false), span_of(b, false), span_of(out, true)};
   if (bias.defined()) accesses.push_back(span_of(bias, false));
   uint64_t args = 0;  // the kernels' only push constant: the parameter block's address
-  auto launch = [&](const rt::Kernel& kernel, uint64_t invocations, std::span<const rt::Access> touched) {
-    dev.stream().dispatch(kernel, &args, sizeof(args), meta.data(), static_cast<uint32_t>(meta.size() * 8),
-                          invocations, touched);
+  auto launch = [&](const rt::Kernel& kernel, uint64_t invocations,
+                    std::span<const rt::Access> touched) {
+    dev.stream().dispatch(kernel, &args, sizeof(args), meta.data(),
+                          static_cast<uint32_t>(meta.size() * 8), invocations, touched);
   };
   if (!use_coop) {
     uint64_t tiles = static_cast<uint64_t>(batches * ((M + kTiledTile - 1) / kTiledTile) *
                                            ((N + kTiledTile - 1) / kTiledTile));
-    const rt::Kernel& kernel = dev.pipelines().get(std::string("gemm_tiled.gemm.") + dtype_name(type));
+    const rt::Kernel& kernel =
+        dev.pipelines().get(std::string("gemm_tiled.gemm.") + dtype_name(type));
     launch(kernel, tiles * kernel.workgroup_size, accesses);
     return;
   }
 
-  const rt::Kernel& kernel = dev.pipelines().get(coop);
-  TORCH_INTERNAL_ASSERT(kernel.workgroup_size == 256, "gemm_coop.comp needs 256 invocations");
   auto sa = strides3(a), sb = strides3(b);
+  bool wide =
+      N > kCoopM && batches * ((M + kCoopM - 1) / kCoopM) * ((N + 255) / 256) >= kWideTilesMin;
+  int64_t tile_n = wide ? 256 : 128, tile_k = wide ? 16 : 32;
+  std::string variant = std::string(wide ? "t256_" : "t128_") +
+                        (k_major(sa[1], sa[2]) ? "n" : "t") + (k_major(sb[2], sb[1]) ? "t" : "n");
+  const rt::Kernel& kernel = dev.pipelines().get("gemm_coop." + variant + "." + dtype_name(type));
+  TORCH_INTERNAL_ASSERT(kernel.workgroup_size == 256, "gemm_coop.comp needs 256 invocations");
   meta.push_back((vector_loadable(a, sa[0], M, K, sa[1], sa[2]) ? 1 : 0) |
                  (vector_loadable(b, sb[0], N, K, sb[2], sb[1]) ? 2 : 0));
   // Split-K when the output has too few tiles to fill the GPU (the MNIST
   // benchmark's g @ W: 7 tiles, K up to 393216): ~256 workgroups in all,
   // each split at least 8 steps of K.
-  int64_t tiles = batches * ((M + kCoopTile - 1) / kCoopTile) * ((N + kCoopTile - 1) / kCoopTile);
-  int64_t k_steps = (K + kCoopK - 1) / kCoopK;
-  int64_t splits = std::clamp<int64_t>((256 + tiles - 1) / tiles, 1, std::max<int64_t>(1, k_steps / 8));
-  int64_t chunk = std::max<int64_t>(1, (k_steps + splits - 1) / splits) * kCoopK;  // K = 0: one empty split
+  int64_t tiles = batches * ((M + kCoopM - 1) / kCoopM) * ((N + tile_n - 1) / tile_n);
+  int64_t k_steps = (K + tile_k - 1) / tile_k;
+  int64_t splits =
+      std::clamp<int64_t>((256 + tiles - 1) / tiles, 1, std::max<int64_t>(1, k_steps / 8));
+  int64_t chunk =
+      std::max<int64_t>(1, (k_steps + splits - 1) / splits) * tile_k;  // K = 0: one empty split
   splits = std::max<int64_t>(1, (K + chunk - 1) / chunk);
   at::Tensor workspace;
-  if (splits > 1) workspace = at::empty({splits * batches * M * N}, out.options().dtype(at::kFloat));
+  if (splits > 1)
+    workspace = at::empty({splits * batches * M * N}, out.options().dtype(at::kFloat));
   meta.push_back(splits);
   meta.push_back(chunk);
   meta.push_back(splits > 1 ? reinterpret_cast<int64_t>(workspace.data_ptr()) : 0);

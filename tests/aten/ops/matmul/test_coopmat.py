@@ -19,7 +19,7 @@ def _has_tier():
         return False
     names = torchvulkan._C.kernel_names()
     shapes = torchvulkan.get_device_properties(0).cooperative_matrix_shapes
-    return "gemm_coop.gemm.f16" in names and bool(shapes)
+    return "gemm_coop.t128_nn.f16" in names and bool(shapes)
 
 
 pytestmark = pytest.mark.skipif(not _has_tier(), reason="no cooperative-matrix GEMM tier on this build/device")
@@ -44,6 +44,20 @@ def _coop_launches(fn):
                                    (129, 257, 130), (64, 4096, 64), (8, 24, 16), (5, 0, 7)])
 @pytest.mark.parametrize("ta,tb", [(False, False), (True, False), (False, True), (True, True)])
 def test_mm_every_orientation(m, k, n, ta, tb, no_fallback):
+    a = torch.randn(k, m) if ta else torch.randn(m, k)
+    b = torch.randn(n, k) if tb else torch.randn(k, n)
+    a, b = a.half(), b.half()
+    a_, b_ = (a.t() if ta else a), (b.t() if tb else b)
+    da, db = a.to("vulkan"), b.to("vulkan")
+    got, launches = _coop_launches(lambda: (da.t() if ta else da) @ (db.t() if tb else db))
+    assert launches == 1
+    _check(got, _ref(a_, b_), k)
+
+
+@pytest.mark.parametrize("ta,tb", [(False, False), (True, False), (False, True), (True, True)])
+def test_wide_tiles_every_orientation(ta, tb, no_fallback):
+    # Enough 128x256 tiles (16 x 17) for the wide variants, with edges in M and N.
+    m, k, n = 2000, 40, 4100
     a = torch.randn(k, m) if ta else torch.randn(m, k)
     b = torch.randn(n, k) if tb else torch.randn(k, n)
     a, b = a.half(), b.half()
