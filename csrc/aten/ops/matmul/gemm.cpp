@@ -122,8 +122,6 @@ void gemm(const at::Tensor& a, const at::Tensor& b, const at::Tensor& out,
                         (k_major(sa[1], sa[2]) ? "n" : "t") + (k_major(sb[2], sb[1]) ? "t" : "n");
   const rt::Kernel& kernel = dev.pipelines().get("gemm_coop." + variant + "." + dtype_name(type));
   TORCH_INTERNAL_ASSERT(kernel.workgroup_size == 256, "gemm_coop.comp needs 256 invocations");
-  meta.push_back((vector_loadable(a, sa[0], M, K, sa[1], sa[2]) ? 1 : 0) |
-                 (vector_loadable(b, sb[0], N, K, sb[2], sb[1]) ? 2 : 0));
   // Split-K when the output has too few tiles to fill the GPU (the MNIST
   // benchmark's g @ W: 7 tiles, K up to 393216): ~256 workgroups in all,
   // each split at least 8 steps of K.
@@ -134,6 +132,17 @@ void gemm(const at::Tensor& a, const at::Tensor& b, const at::Tensor& out,
   int64_t chunk =
       std::max<int64_t>(1, (k_steps + splits - 1) / splits) * tile_k;  // K = 0: one empty split
   splits = std::max<int64_t>(1, (K + chunk - 1) / chunk);
+  auto sc = strides3(out);
+  auto aligned = [](const at::Tensor& t) {
+    return reinterpret_cast<uintptr_t>(t.const_data_ptr()) % 16 == 0;
+  };
+  bool bias_row = !bias.defined() || beta.toDouble() == 0 ||
+                  (strides3(bias)[1] == 0 && strides3(bias)[2] == 1 && strides3(bias)[0] % 8 == 0 &&
+                   aligned(bias));
+  bool direct = splits == 1 && epilogue == Epilogue::none && sc[2] == 1 && sc[1] % 8 == 0 &&
+                sc[0] % 8 == 0 && aligned(out) && bias_row;
+  meta.push_back((vector_loadable(a, sa[0], M, K, sa[1], sa[2]) ? 1 : 0) |
+                 (vector_loadable(b, sb[0], N, K, sb[2], sb[1]) ? 2 : 0) | (direct ? 4 : 0));
   at::Tensor workspace;
   if (splits > 1)
     workspace = at::empty({splits * batches * M * N}, out.options().dtype(at::kFloat));

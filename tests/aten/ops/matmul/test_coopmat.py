@@ -93,6 +93,16 @@ def test_addmm_bias_and_activations(no_fallback):
     _check(gelu, torch.nn.functional.gelu(expected), 64)
 
 
+@pytest.mark.parametrize("beta", [0.0, 0.5, 1.0])
+def test_direct_stores_with_row_bias(beta, no_fallback):
+    # Whole 16x16 fragments of a contiguous output are stored as matrices,
+    # the bias added as a matrix of copies of its row; the last rows and
+    # columns (70 = 64 + 6, 90 = 80 + 10) take the element path.
+    x, w, bias = torch.randn(70, 32).half(), torch.randn(32, 90).half(), torch.randn(90).half()
+    got = torch.addmm(bias.to("vulkan"), x.to("vulkan"), w.to("vulkan"), beta=beta, alpha=2.0)
+    _check(got, beta * bias.float() + 2.0 * _ref(x, w), 32)
+
+
 def test_linear_gradients(no_fallback):
     lin = torch.nn.Linear(96, 40).half()
     x, grad = torch.randn(24, 96).half(), torch.randn(24, 40).half()
