@@ -6,6 +6,7 @@
 #include <ATen/ops/empty.h>
 #include <ATen/ops/multinomial_native.h>
 #include <ATen/ops/searchsorted.h>
+#include <ATen/ops/stack.h>
 #include <torch/library.h>
 
 #include <limits>
@@ -36,17 +37,17 @@ at::Tensor& randperm_out(int64_t n, std::optional<at::Generator> generator, at::
 // 0 are never drawn.
 void multinomial_with_replacement_kernel(at::Tensor& result, const at::Tensor& self,
                                          int64_t n_sample, std::optional<at::Generator> gen) {
-  TORCH_CHECK(self.ge(0).all().item<bool>(),
-              "invalid multinomial distribution (encountering probability entry < 0)");
-  TORCH_CHECK(
-      self.isfinite().all().item<bool>(),
-      "invalid multinomial distribution (encountering probability entry = infinity or NaN)");
   // Sums in float for 16-bit probabilities, as the CPU accumulates them.
   at::Tensor rows = self.view({-1, self.size(-1)});
   at::Tensor cdf = rows.cumsum(-1, self.scalar_type() == at::kDouble ? at::kDouble : at::kFloat);
   at::Tensor total = cdf.narrow(-1, cdf.size(-1) - 1, 1);
-  TORCH_CHECK(total.gt(0).all().item<bool>(),
-              "invalid multinomial distribution (sum of probabilities <= 0)");
+  // The CPU's checks, in its order, from one read of the device.
+  at::Tensor valid = at::stack({self.ge(0).all(), self.isfinite().all(), total.gt(0).all()}).cpu();
+  const bool* ok = valid.const_data_ptr<bool>();
+  TORCH_CHECK(ok[0], "invalid multinomial distribution (encountering probability entry < 0)");
+  TORCH_CHECK(
+      ok[1], "invalid multinomial distribution (encountering probability entry = infinity or NaN)");
+  TORCH_CHECK(ok[2], "invalid multinomial distribution (sum of probabilities <= 0)");
   at::Tensor u = at::empty({rows.size(0), n_sample}, cdf.options()).uniform_(0, 1, gen);
   // cdf / total ends in exactly 1 (x / x), above every u.
   at::Tensor picks = at::searchsorted(cdf.div(total), u, /*out_int32=*/false, /*right=*/true);
