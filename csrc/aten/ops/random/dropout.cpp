@@ -18,11 +18,12 @@ std::tuple<at::Tensor, at::Tensor> native_dropout(const at::Tensor& input, doubl
   if (train.has_value() && !*train) {
     return {input.clone(), at::ones_like(input, input.options().dtype(at::kBool))};
   }
-  // What the CPU's input * mask * scale raises for integer inputs.
-  TORCH_CHECK(input.is_floating_point(),
-              "result type Float can't be cast to the desired output type ", input.scalar_type());
+  // The CPU's errors, in its order: its mask's bernoulli_(1 - p), then
+  // input * mask * scale for integer inputs.
   double keep = 1 - p;
   TORCH_CHECK(0 <= keep && keep <= 1, "bernoulli_ expects p to be in [0, 1], but got p=", keep);
+  TORCH_CHECK(input.is_floating_point(),
+              "result type Float can't be cast to the desired output type ", input.scalar_type());
   at::Tensor output = at::empty_like(input);
   at::Tensor mask = at::empty_like(input, input.options().dtype(at::kBool));
   auto iter = at::TensorIteratorConfig()

@@ -60,6 +60,7 @@ CASES = {
     "random int16 from only": (empty(torch.int16), lambda t: t.random_(40000, None)),
     "dropout p > 1": (empty(), lambda t: torch.native_dropout(t, 1.5, True)),
     "dropout of ints": (empty(torch.int32), lambda t: torch.native_dropout(t, 0.5, True)),
+    "dropout of ints, p > 1": (empty(torch.int32), lambda t: torch.native_dropout(t, 1.5, True)),
     "randperm n < 0": (lambda d: d, lambda d: torch.randperm(-1, device=d)),
     "randperm float16 n": (lambda d: d, lambda d: torch.randperm(3000, device=d, dtype=torch.float16)),
     "multinomial negative": (lambda d: torch.tensor([0.5, -1.0], device=d), lambda p: torch.multinomial(p, 2, True)),
