@@ -5,9 +5,13 @@
 #include "common/strided.glsl"
 #include "common/math.glsl"
 
-#if defined(OP_random64) || (defined(OUT_DT_F64) && !defined(OP_random32) && !defined(OP_bernoulli_scalar) && \
-                             !defined(OP_bernoulli_tensor))
-#define LANES 2u  // two words per element: 64-bit integers, 53-bit uniforms
+// Elements per Philox block: four of one word (Bernoulli draws, 32-bit
+// integers, samples from 24-bit uniforms), two of two words (64-bit integers,
+// float64 samples from 53-bit uniforms).
+#if defined(OP_bernoulli_scalar) || defined(OP_bernoulli_tensor) || defined(OP_random32)
+#define LANES 4u
+#elif defined(OP_random64) || defined(OUT_DT_F64)
+#define LANES 2u
 #else
 #define LANES 4u
 #endif
