@@ -30,3 +30,13 @@ def assert_std(x, std, kurtosis=3.0, slack=0.0):
 def assert_fraction(mask, p, what="fraction"):
     mask = mask.double()
     assert_close(mask.mean().item(), p, math.sqrt(p * (1 - p) / mask.numel()) + 1e-12, what=what)
+
+
+def assert_uncorrelated(x):
+    """Neighbours (within a Philox block, lag 1 and 2; across blocks, lag 4)
+    are uncorrelated: no lane reuses another's words."""
+    x = x.flatten().double()
+    for lag in (1, 2, 4):
+        a, b = x[:-lag], x[lag:]
+        r = ((a - a.mean()) * (b - b.mean())).mean() / (a.std() * b.std())
+        assert_close(r.item(), 0.0, 1 / math.sqrt(a.numel()), what=f"lag-{lag} correlation")

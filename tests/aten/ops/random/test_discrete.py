@@ -4,7 +4,7 @@ randint, native in strict mode: frequencies, and bounds for every dtype."""
 import pytest
 import torch
 
-from tests.aten.ops.random.stats import N, assert_close, assert_fraction
+from tests.aten.ops.random.stats import N, assert_close, assert_fraction, assert_uncorrelated
 from tests.helpers import ALL_DTYPES, FLOAT_DTYPES, VK
 
 INT_DTYPES = [torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64]
@@ -22,6 +22,8 @@ def test_bernoulli_scalar(dtype, p, no_fallback):
     x = torch.empty(N, device=VK, dtype=dtype).bernoulli_(p).cpu()
     assert bool(((x == 0) | (x == 1)).all())
     assert_fraction(x == 1, p)
+    if 0 < p < 1:
+        assert_uncorrelated(x)
 
 
 @pytest.mark.parametrize("dtype", [torch.bool, torch.int32, torch.float16, torch.float32])
@@ -80,6 +82,7 @@ def test_random_default_range(dtype, no_fallback):
     else:  # the top and bottom tenths are reached
         assert values.max() > high * 0.9 and values.min() < high * 0.1
     assert_close(values.double().mean().item() / max(high, 1), 0.5, 0.3 / N**0.5, 1 / (high + 1))
+    assert_uncorrelated(values.double())
 
 
 @pytest.mark.parametrize("dtype", ALL_DTYPES)

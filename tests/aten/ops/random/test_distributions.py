@@ -7,7 +7,8 @@ import math
 import pytest
 import torch
 
-from tests.aten.ops.random.stats import N, RESOLUTION, assert_close, assert_fraction, assert_mean, assert_std
+from tests.aten.ops.random.stats import (N, RESOLUTION, assert_fraction, assert_mean, assert_std,
+                                        assert_uncorrelated)
 from tests.helpers import FLOAT_DTYPES, VK
 
 INT_DTYPES = [torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64]
@@ -36,6 +37,7 @@ def test_uniform(dtype, low, high, no_fallback):
     # Each tenth of the range holds a tenth of the samples.
     assert_fraction((x - low < width / 10), 0.1)
     assert_fraction((x - low >= 9 * width / 10), 0.1)
+    assert_uncorrelated(x)
 
 
 @pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16])
@@ -58,6 +60,7 @@ def test_normal(dtype, no_fallback):
     assert_fraction(z.abs() < 2, math.erf(2 / math.sqrt(2)))
     assert_fraction(z > 0, 0.5)
     assert z.abs().max() < 7
+    assert_uncorrelated(z)
 
 
 def test_normal_std_zero_is_the_mean(no_fallback):
@@ -121,6 +124,7 @@ def test_exponential(dtype, lambd, no_fallback):
     assert_mean(x, 1 / lambd, 1 / lambd, 4 * RESOLUTION[dtype] / lambd)
     assert_std(x, 1 / lambd, kurtosis=9.0, slack=8 * RESOLUTION[dtype] / lambd**2)
     assert_fraction(x > 1 / lambd, math.exp(-1))
+    assert_uncorrelated(x)
 
 
 def test_exponential_tiny_scale_stays_positive_in_float16(no_fallback):
@@ -135,6 +139,7 @@ def test_cauchy(dtype, no_fallback):
     assert_fraction(x < median, 0.5)
     assert_fraction((x - median).abs() < sigma, 0.5)
     assert_fraction((x - median).abs() < sigma * math.tan(math.pi * 0.45), 0.9)
+    assert_uncorrelated(x < median)
 
 
 @pytest.mark.parametrize("dtype", FLOAT_DTYPES + INT_DTYPES)
@@ -145,3 +150,4 @@ def test_geometric(dtype, no_fallback):
     assert_mean(x, 1 / p, math.sqrt(1 - p) / p)
     for k in (1, 2, 5):
         assert_fraction(x == k, (1 - p) ** (k - 1) * p, f"P(X = {k})")
+    assert_uncorrelated(x)
