@@ -14,8 +14,8 @@
 namespace torchvulkan {
 namespace {
 
-// A uniformly random order: the ranks of n random 64-bit keys. Equal keys
-// (probability about n^2 / 2^65) keep their index order, the sort being
+// A uniformly random order: the one that sorts n random 64-bit keys. Equal
+// keys (probability about n^2 / 2^65) keep their index order, the sort being
 // stable, so a seed still gives one permutation.
 at::Tensor& randperm_out(int64_t n, std::optional<at::Generator> generator, at::Tensor& result) {
   TORCH_CHECK(n >= 0, "n must be non-negative, got", n);
