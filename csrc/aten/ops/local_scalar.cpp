@@ -1,4 +1,8 @@
-// tensor.item(): one element back to the host.
+// tensor.item(): one element back to the host; and _assert_async, which
+// ATen's composites (multinomial, ...) use to check a value they computed on
+// the device. CUDA asserts on the device; here ATen's CPU form reads the
+// value through item(), so it waits for the device.
+#include <ATen/ops/_assert_async_native.h>
 #include <ATen/ops/empty.h>
 #include <torch/library.h>
 
@@ -15,6 +19,10 @@ c10::Scalar local_scalar_dense(const at::Tensor& self) {
 
 }  // namespace
 
-TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) { m.impl("_local_scalar_dense", local_scalar_dense); }
+TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
+  m.impl("_local_scalar_dense", local_scalar_dense);
+  m.impl("_assert_async", at::native::_assert_async_cpu);
+  m.impl("_assert_async.msg", at::native::_assert_async_msg_cpu);
+}
 
 }  // namespace torchvulkan
