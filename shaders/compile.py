@@ -100,49 +100,65 @@ void main() { bfloat16_t x = bfloat16_t(1.0); }
 }
 
 
-# Four consecutive elements as one aligned vector access, per storage type.
-# `restrict`: an elementwise invocation reads each element before it writes
-# it, and ATen rejects partially overlapping operands, so the compiler may
-# keep several vector loads in flight across the stores.
-# (reference block, vector type, load expression of element k from `w`,
-#  store packing expression of the four computed values v[0..3]).
-def vector_code(role, dt):
+# The contiguous fast path (FOR_EACH_ELEMENT_VECTORIZED in common/strided.glsl)
+# moves VEC consecutive elements per step, 16 bytes of the variant's narrowest
+# operand: every operand access is then one or more aligned 16-byte loads or
+# stores, the width GPUs need for full bandwidth (8 halves, 16 bytes, 4 floats;
+# a float compare to bool takes 16 floats as four vec4). 8-byte types keep 4
+# elements, two 16-byte accesses, so that no variant steps by fewer than 4.
+# csrc/aten/launch.cpp picks the same number from the operands' element sizes.
+def vector_elements(widths):
+    return max(4, 16 // min(widths))
+
+
+# Per dtype: its compute value from the storage bits b (a uint, or uvec2 for
+# 8-byte types), and the storage bits of compute value x.
+BITS = {
+    "b8": ("b != 0u", "uint(x)"),
+    "u8": ("int(b)", "uint(x) & 0xFFu"),
+    "i8": ("bitfieldExtract(int(b), 0, 8)", "uint(x) & 0xFFu"),
+    "i16": ("bitfieldExtract(int(b), 0, 16)", "uint(x) & 0xFFFFu"),
+    "f16": ("unpackHalf2x16(b).x", "f32_to_f16_bits(x)"),
+    "bf16": ("uintBitsToFloat(b << 16)", "f32_to_bf16_bits(x)"),
+    "i32": ("int(b)", "uint(x)"),
+    "f32": ("uintBitsToFloat(b)", "floatBitsToUint(x)"),
+    "i64": ("int64_t(packUint2x32(b))", "unpackUint2x32(uint64_t(x))"),
+    "f64": ("packDouble2x32(b)", "unpackDouble2x32(x)"),
+}
+
+
+# VEC consecutive elements as aligned uvec4 accesses, element e of each uvec4
+# w unpacked from (or packed into) its words. `restrict`: an elementwise
+# invocation reads each element before it writes it, and ATen rejects
+# partially overlapping operands, so the compiler may keep several vector
+# loads in flight across the stores.
+def vector_code(role, dt, vec):
     storage, compute, _ = DTYPES[dt]
-    if dt in ("f32", "i32"):
-        vec = "vec4" if dt == "f32" else "ivec4"
-        ref = f"{role}Ref4"
-        decl = f"layout(buffer_reference, std430, buffer_reference_align = 16) restrict buffer {ref} {{ {vec} v; }};\n"
-        load = f"{vec} w = {ref}(a).v; for (int k = 0; k < 4; ++k) v[k] = w[k];"
-        store = f"{ref}(a).v = {vec}(v[0], v[1], v[2], v[3]);"
-    elif dt in ("i64", "f64"):
-        vec = "i64vec2" if dt == "i64" else "dvec2"
-        ref = f"{role}Ref2"
-        decl = f"layout(buffer_reference, std430, buffer_reference_align = 16) restrict buffer {ref} {{ {vec} v[2]; }};\n"
-        load = f"{ref} r = {ref}(a); for (int k = 0; k < 4; ++k) v[k] = r.v[k / 2][k % 2];"
-        store = f"{ref} r = {ref}(a); r.v[0] = {vec}(v[0], v[1]); r.v[1] = {vec}(v[2], v[3]);"
-    elif storage in ("uint16_t", "int16_t"):
-        ref = f"{role}RefU2"
-        decl = f"layout(buffer_reference, std430, buffer_reference_align = 8) restrict buffer {ref} {{ uvec2 v; }};\n"
-        half = {"f16": ("unpackHalf2x16(h).x", "f32_to_f16_bits(x)"),
-                "bf16": ("uintBitsToFloat(h << 16)", "f32_to_bf16_bits(x)"),
-                "i16": ("int(bitfieldExtract(int(h), 0, 16))", "uint(x) & 0xFFFFu")}[dt]
-        load = (f"uvec2 w = {ref}(a).v; for (int k = 0; k < 4; ++k) {{ uint h = (w[k / 2] >> (16 * (k % 2))) & 0xFFFFu; "
-                f"v[k] = {half[0]}; }}")
-        store = (f"uint p[4]; for (int k = 0; k < 4; ++k) {{ {compute} x = v[k]; p[k] = {half[1]}; }} "
-                 f"{ref}(a).v = uvec2(p[0] | (p[1] << 16), p[2] | (p[3] << 16));")
-    else:  # one-byte types
-        ref = f"{role}RefU1"
-        decl = f"layout(buffer_reference, std430, buffer_reference_align = 4) restrict buffer {ref} {{ uint v; }};\n"
-        byte = {"b8": ("b != 0u", "uint(x ? 1 : 0)"), "u8": ("int(b)", "uint(x) & 0xFFu"),
-                "i8": ("bitfieldExtract(int(b), 0, 8)", "uint(x) & 0xFFu")}[dt]
-        load = f"uint w = {ref}(a).v; for (int k = 0; k < 4; ++k) {{ uint b = (w >> (8 * k)) & 0xFFu; v[k] = {byte[0]}; }}"
-        store = (f"uint w = 0u; for (int k = 0; k < 4; ++k) {{ {compute} x = v[k]; w |= ({byte[1]}) << (8 * k); }} "
-                 f"{ref}(a).v = w;")
-    return (decl + f"void {role}_load4(uint64_t a, out {compute} v[4]) {{ {load} }}\n"
-            f"void {role}_store4(uint64_t a, {compute} v[4]) {{ {store} }}\n")
+    size = REF[storage][1]
+    per_access = 16 // size
+    decode, encode = BITS[dt]
+    if size == 8:
+        get = "uvec2 b = uvec2(w[2 * e], w[2 * e + 1]);"
+        put = f"uvec2 b = {encode}; w[2 * e] = b.x; w[2 * e + 1] = b.y;"
+    elif size == 4:
+        get, put = "uint b = w[e];", f"w[e] = {encode};"
+    else:
+        per_word, bits = 4 // size, 8 * size
+        get = f"uint b = bitfieldExtract(w[e / {per_word}], {bits} * (e % {per_word}), {bits});"
+        put = f"w[e / {per_word}] |= ({encode}) << ({bits} * (e % {per_word}));"
+    ref = f"{role}Vec"
+    loop = f"for (int j = 0; j < {vec // per_access}; ++j)"
+    return (
+        f"layout(buffer_reference, std430, buffer_reference_align = 16) restrict buffer {ref} "
+        f"{{ uvec4 v[{vec // per_access}]; }};\n"
+        f"void {role}_loadv(uint64_t a, out {compute} v[VEC]) {{ {loop} {{ uvec4 w = {ref}(a).v[j]; "
+        f"for (int e = 0; e < {per_access}; ++e) {{ {get} v[{per_access} * j + e] = {decode}; }} }} }}\n"
+        f"void {role}_storev(uint64_t a, {compute} v[VEC]) {{ {loop} {{ uvec4 w = uvec4(0u); "
+        f"for (int e = 0; e < {per_access}; ++e) {{ {compute} x = v[{per_access} * j + e]; {put} }} "
+        f"{ref}(a).v[j] = w; }} }}\n")
 
 
-def role_code(role, dt):
+def role_code(role, dt, vec):
     storage, compute, _ = DTYPES[dt]
     ref, _ = REF[storage]
     if dt == "f16":
@@ -166,7 +182,17 @@ def role_code(role, dt):
         f"#define {role}_SCALAR scalar_{compute}\n"  # scalar parameter k as this type
         f"{compute} {role}_load(uint64_t a) {{ return {load}; }}\n"
         f"void {role}_store(uint64_t a, {compute} v) {{ {store} }}\n"
-    ) + vector_code(role, dt)
+    ) + vector_code(role, dt, vec)
+
+
+def roles_prelude(dts):
+    """The wrapper prelude for roles -> dtypes, and the device features it needs."""
+    needs = sorted({f for d in dts.values() for f in DTYPES[d][2]})
+    prelude = "#define USES_F64 1\n" if "float64" in needs else ""
+    vec = vector_elements([REF[DTYPES[d][0]][1] for d in dts.values()])
+    prelude += f'#include "common/base.glsl"\n#define VEC {vec}\n'
+    prelude += "".join(role_code(role, d, vec) for role, d in dts.items())
+    return prelude, needs
 
 
 def expand(kernel):
@@ -175,7 +201,8 @@ def expand(kernel):
     if "widths" in kernel:
         for w in kernel["widths"]:
             needs = {1: ["storage8"], 2: ["storage16"]}.get(w, [])
-            yield f"{name}.{w}", f'#define WIDTH {w}\n#include "common/base.glsl"\n', needs
+            prelude = f'#define WIDTH {w}\n#define VEC {vector_elements([w])}\n#include "common/base.glsl"\n'
+            yield f"{name}.{w}", prelude, needs
         return
     roles = kernel.get("dtypes")
     if "ops" in kernel:
@@ -185,16 +212,9 @@ def expand(kernel):
         defines = kernel.get("defines", {})
         for op, spec in kernel["ops"].items():
             for dt in dtype_set(spec):
-                dts = {role: fixed.get(role, dt) for role in roles}
-                needs = set()
-                for d in dts.values():
-                    needs.update(DTYPES[d][2])
-                prelude = f"#define OP_{op} 1\n" + ("#define USES_F64 1\n" if "float64" in needs else "")
-                prelude += "".join(f"#define {k} {v}\n" for k, v in defines.get(op, {}).items())
-                prelude += '#include "common/base.glsl"\n'
-                for role, d in dts.items():
-                    prelude += role_code(role, d)
-                yield f"{name}.{op}.{dt}", prelude, sorted(needs)
+                prelude, needs = roles_prelude({role: fixed.get(role, dt) for role in roles})
+                macros = "".join(f"#define {k} {v}\n" for k, v in defines.get(op, {}).items())
+                yield f"{name}.{op}.{dt}", f"#define OP_{op} 1\n" + macros + prelude, needs
         return
     if not roles:
         yield name, '#include "common/base.glsl"\n', []
@@ -202,15 +222,8 @@ def expand(kernel):
     for combo in itertools.product(DTYPES, repeat=len(roles)):
         if len(set(combo)) < len(combo):
             continue
-        prelude, needs = "", set()
-        for role, dt in zip(roles, combo):
-            needs.update(DTYPES[dt][2])
-        if "float64" in needs:
-            prelude += "#define USES_F64 1\n"
-        prelude += '#include "common/base.glsl"\n'
-        for role, dt in zip(roles, combo):
-            prelude += role_code(role, dt)
-        yield f"{name}." + ".".join(combo), prelude, sorted(needs)
+        prelude, needs = roles_prelude(dict(zip(roles, combo)))
+        yield f"{name}." + ".".join(combo), prelude, needs
 
 
 def glslc_ok(glslc, source, work):

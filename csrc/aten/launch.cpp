@@ -24,9 +24,9 @@ struct Args {
   uint32_t flags;
 };
 constexpr uint32_t kContiguous = 1u << 16;
-constexpr uint32_t kVector = 1u << 17;  // contiguous, every operand aligned to 4 elements
 constexpr uint32_t kIndex32 = 1u << 18;  // element indices and byte offsets fit in int32
 constexpr uint32_t kInParams = 1u << 20;  // << op: the operand lives in the parameter block
+constexpr uint32_t kVectorShift = 24;  // << log2 of the elements per vector step (0: none)
 constexpr uint64_t kPerInvocation = 4;  // elements per shader invocation
 static_assert(sizeof(Args) <= rt::Pipelines::kPushConstantBytes);
 
@@ -141,16 +141,24 @@ void launch_elementwise(std::string_view kernel, const at::TensorIteratorBase& i
   }
   if (index32) args.flags |= kIndex32;
   bool host_scalars = (args.flags & (kInParams * 15)) != 0;
+  // Vector steps move 16 bytes of the narrowest operand, at least 4 elements
+  // (VEC in shaders/compile.py), as aligned 16-byte accesses to every operand.
+  uint64_t vector = 1;
   if (iter.is_contiguous() && !host_scalars) {
     args.flags |= kContiguous;
     bool aligned = true;
-    for (int op = 0; op < ntensors; ++op) aligned = aligned && args.ptr[op] % (4 * iter.element_size(op)) == 0;
-    if (aligned) args.flags |= kVector;
+    int64_t narrowest = 8;
+    for (int op = 0; op < ntensors; ++op) {
+      aligned = aligned && args.ptr[op] % 16 == 0;
+      narrowest = std::min(narrowest, static_cast<int64_t>(iter.element_size(op)));
+    }
+    if (aligned) vector = std::max<uint64_t>(4, 16 / narrowest);
   }
+  args.flags |= static_cast<uint32_t>(std::countr_zero(vector)) << kVectorShift;
   // A contiguous launch needs no metadata: addresses come from the element sizes.
   uint32_t meta_bytes = (args.flags & kContiguous) ? 0 : static_cast<uint32_t>(meta.size() * sizeof(int64_t));
-  // The vector path covers 4 elements per step, the others 1, kPerInvocation steps each.
-  uint64_t per_invocation = kPerInvocation * ((args.flags & kVector) ? 4 : 1);
+  // kPerInvocation steps each, of one element or one vector.
+  uint64_t per_invocation = kPerInvocation * vector;
   uint64_t invocations = (static_cast<uint64_t>(numel) + per_invocation - 1) / per_invocation;
   dev.stream().dispatch(pipeline, &args, sizeof(args), meta.data(), meta_bytes, invocations, accesses);
 }

@@ -6,11 +6,11 @@
 
 void element(uint64_t i) { X_store(operand_address(0, i), op(X_load(operand_address(1, i)))); }
 
-void element4(uint64_t i) {
-  X_T v[4];
-  X_load4(operand_address(1, i), v);
-  for (int k = 0; k < 4; ++k) v[k] = op(v[k]);
-  X_store4(operand_address(0, i), v);
+void elementv(uint64_t i) {
+  X_T v[VEC];
+  X_loadv(operand_address(1, i), v);
+  for (int k = 0; k < VEC; ++k) v[k] = op(v[k]);
+  X_storev(operand_address(0, i), v);
 }
 
-void main() { FOR_EACH_ELEMENT_VECTORIZED(element, element4) }
+void main() { FOR_EACH_ELEMENT_VECTORIZED(element, elementv) }

@@ -9,12 +9,12 @@ void element(uint64_t i) {
   X_store(operand_address(0, i), op(X_load(operand_address(1, i)), X_load(operand_address(2, i))));
 }
 
-void element4(uint64_t i) {
-  X_T a[4], b[4];
-  X_load4(operand_address(1, i), a);
-  X_load4(operand_address(2, i), b);
-  for (int k = 0; k < 4; ++k) a[k] = op(a[k], b[k]);
-  X_store4(operand_address(0, i), a);
+void elementv(uint64_t i) {
+  X_T a[VEC], b[VEC];
+  X_loadv(operand_address(1, i), a);
+  X_loadv(operand_address(2, i), b);
+  for (int k = 0; k < VEC; ++k) a[k] = op(a[k], b[k]);
+  X_storev(operand_address(0, i), a);
 }
 
-void main() { FOR_EACH_ELEMENT_VECTORIZED(element, element4) }
+void main() { FOR_EACH_ELEMENT_VECTORIZED(element, elementv) }

@@ -9,15 +9,15 @@ layout(push_constant) uniform Args {
   uint64_t scalar[4];  // op parameters as raw bits of the compute type
   uint ndim;
   uint flags;          // bits 4k..4k+3: log2 element size of operand k; bit 16: all
-                       // contiguous; bit 17: contiguous and every operand aligned to 4
-                       // elements; bit 18: indices and byte offsets fit in 31 bits;
-                       // bit 20+k: ptr[k] is an offset into the metadata block
+                       // contiguous; bit 18: indices and byte offsets fit in 31 bits;
+                       // bit 20+k: ptr[k] is an offset into the metadata block;
+                       // bits 24..27: log2 of the elements per vector step (0: no
+                       // vector path; contiguous, every operand 16-byte aligned)
 } args;
 
 layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer Meta { int64_t v[]; };
 
 const uint kContiguous = 1u << 16;
-const uint kVector = 1u << 17;
 const uint kIndex32 = 1u << 18;
 // Elements per invocation: invocation t of a workgroup of n handles
 // t, t + n, t + 2n, t + 3n of its block, so each step stays coalesced.
@@ -54,11 +54,15 @@ uint64_t operand_address(int op, uint64_t index) {
   return base + uint64_t(offset);
 }
 
+// Elements per vector step the host chose (see VEC in shaders/compile.py), 1
+// when the operands allow no vector path.
+uint vector_elements() { return 1u << ((args.flags >> 24) & 15u); }
+
 // Calls element(i) for each element this invocation owns. The host launches
-// a quarter of the invocations when it sets kVector, so a kernel without a
-// vector path then takes four times as many elements each.
+// fewer invocations when it allows vector steps, so a kernel without a vector
+// path then takes that many times more elements each.
 #define FOR_EACH_ELEMENT(element)                                                         \
-  uint per_invocation = (args.flags & kVector) != 0 ? 4 * kPerInvocation : kPerInvocation; \
+  uint per_invocation = kPerInvocation * vector_elements();                               \
   uint64_t group = uint64_t(gl_WorkGroupID.y) * gl_NumWorkGroups.x + gl_WorkGroupID.x;   \
   uint64_t first = group * gl_WorkGroupSize.x * per_invocation + gl_LocalInvocationID.x; \
   for (uint k = 0; k < per_invocation; ++k) {                                             \
@@ -67,19 +71,20 @@ uint64_t operand_address(int op, uint64_t index) {
     element(i);                                                                           \
   }
 
-// The same with 4-element vector accesses when the host allows them (kVector):
-// each invocation handles kPerInvocation vectors of 4 consecutive elements,
-// a workgroup's width apart (coalesced, and several 16-byte loads in flight
-// per invocation), each with element4: one aligned 16-byte (8/4-byte for
-// narrow types) access per operand; a ragged end goes element by element.
-#define FOR_EACH_ELEMENT_VECTORIZED(element, element4)                                         \
-  if ((args.flags & kVector) != 0) {                                                           \
+// The same with VEC-element vector steps (compile.py's X_loadv/X_storev) when
+// the host chose them: each invocation takes kPerInvocation steps of VEC
+// consecutive elements, a workgroup's width apart (coalesced, and several
+// 16-byte accesses in flight per invocation), each with elementv; a ragged end
+// goes element by element. A host choice other than this variant's VEC (an
+// operand it does not load as a role) takes the element path.
+#define FOR_EACH_ELEMENT_VECTORIZED(element, elementv)                                        \
+  if (vector_elements() == VEC) {                                                             \
     uint64_t group = uint64_t(gl_WorkGroupID.y) * gl_NumWorkGroups.x + gl_WorkGroupID.x;      \
     uint64_t first = group * gl_WorkGroupSize.x * kPerInvocation + gl_LocalInvocationID.x;    \
     for (uint k = 0; k < kPerInvocation; ++k) {                                                \
-      uint64_t i = (first + uint64_t(k) * gl_WorkGroupSize.x) * 4;                             \
-      if (i + 3 < args.numel) {                                                                \
-        element4(i);                                                                           \
+      uint64_t i = (first + uint64_t(k) * gl_WorkGroupSize.x) * VEC;                           \
+      if (i + VEC <= args.numel) {                                                             \
+        elementv(i);                                                                           \
       } else {                                                                                 \
         for (uint64_t j = i; j < args.numel; ++j) element(j);                                  \
       }                                                                                        \

@@ -5,12 +5,12 @@ void element(uint64_t i) {
   DST_store(operand_address(0, i), DST_CAST(SRC_load(operand_address(1, i))));
 }
 
-void element4(uint64_t i) {
-  SRC_T x[4];
-  DST_T y[4];
-  SRC_load4(operand_address(1, i), x);
-  for (int k = 0; k < 4; ++k) y[k] = DST_CAST(x[k]);
-  DST_store4(operand_address(0, i), y);
+void elementv(uint64_t i) {
+  SRC_T x[VEC];
+  DST_T y[VEC];
+  SRC_loadv(operand_address(1, i), x);
+  for (int k = 0; k < VEC; ++k) y[k] = DST_CAST(x[k]);
+  DST_storev(operand_address(0, i), y);
 }
 
-void main() { FOR_EACH_ELEMENT_VECTORIZED(element, element4) }
+void main() { FOR_EACH_ELEMENT_VECTORIZED(element, elementv) }

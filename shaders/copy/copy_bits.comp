@@ -2,7 +2,6 @@
 #include "common/strided.glsl"
 
 layout(buffer_reference, std430, buffer_reference_align = 16) buffer RefU4 { uvec4 v; };
-layout(buffer_reference, std430, buffer_reference_align = 8) buffer RefU2 { uvec2 v; };
 
 void element(uint64_t i) {
   uint64_t dst = operand_address(0, i);
@@ -18,20 +17,11 @@ void element(uint64_t i) {
 #endif
 }
 
-// Four elements: 4, 8, 16 or 2 x 16 bytes.
-void element4(uint64_t i) {
+// VEC elements: one 16-byte copy, two for 8-byte elements.
+void elementv(uint64_t i) {
   uint64_t dst = operand_address(0, i);
   uint64_t src = operand_address(1, i);
-#if WIDTH == 1
-  RefU32(dst).v = RefU32(src).v;
-#elif WIDTH == 2
-  RefU2(dst).v = RefU2(src).v;
-#elif WIDTH == 4
-  RefU4(dst).v = RefU4(src).v;
-#else
-  RefU4(dst).v = RefU4(src).v;
-  RefU4(dst + 16).v = RefU4(src + 16).v;
-#endif
+  for (int k = 0; k < VEC * WIDTH / 16; ++k) RefU4(dst + 16 * k).v = RefU4(src + 16 * k).v;
 }
 
-void main() { FOR_EACH_ELEMENT_VECTORIZED(element, element4) }
+void main() { FOR_EACH_ELEMENT_VECTORIZED(element, elementv) }

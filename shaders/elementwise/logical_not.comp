@@ -3,12 +3,12 @@
 
 void element(uint64_t i) { OUT_store(operand_address(0, i), !to_bool(X_load(operand_address(1, i)))); }
 
-void element4(uint64_t i) {
-  X_T v[4];
-  bool r[4];
-  X_load4(operand_address(1, i), v);
-  for (int k = 0; k < 4; ++k) r[k] = !to_bool(v[k]);
-  OUT_store4(operand_address(0, i), r);
+void elementv(uint64_t i) {
+  X_T v[VEC];
+  bool r[VEC];
+  X_loadv(operand_address(1, i), v);
+  for (int k = 0; k < VEC; ++k) r[k] = !to_bool(v[k]);
+  OUT_storev(operand_address(0, i), r);
 }
 
-void main() { FOR_EACH_ELEMENT_VECTORIZED(element, element4) }
+void main() { FOR_EACH_ELEMENT_VECTORIZED(element, elementv) }

@@ -4,10 +4,10 @@
 
 void element(uint64_t i) { OUT_store(operand_address(0, i), OUT_SCALAR(0)); }
 
-void element4(uint64_t i) {
-  OUT_T v[4];
-  for (int k = 0; k < 4; ++k) v[k] = OUT_SCALAR(0);
-  OUT_store4(operand_address(0, i), v);
+void elementv(uint64_t i) {
+  OUT_T v[VEC];
+  for (int k = 0; k < VEC; ++k) v[k] = OUT_SCALAR(0);
+  OUT_storev(operand_address(0, i), v);
 }
 
-void main() { FOR_EACH_ELEMENT_VECTORIZED(element, element4) }
+void main() { FOR_EACH_ELEMENT_VECTORIZED(element, elementv) }

@@ -20,11 +20,11 @@ void element(uint64_t i) {
   X_store(operand_address(0, i), apply(v));
 }
 
-void element4(uint64_t i) {
-  X_T a[3][4], r[4];
-  for (int k = 0; k < INPUTS; ++k) X_load4(operand_address(1 + k, i), a[k]);
-  for (int e = 0; e < 4; ++e) r[e] = apply(X_T[3](a[0][e], a[1][e], a[2][e]));
-  X_store4(operand_address(0, i), r);
+void elementv(uint64_t i) {
+  X_T a[3][VEC], r[VEC];
+  for (int k = 0; k < INPUTS; ++k) X_loadv(operand_address(1 + k, i), a[k]);
+  for (int e = 0; e < VEC; ++e) r[e] = apply(X_T[3](a[0][e], a[1][e], a[2][e]));
+  X_storev(operand_address(0, i), r);
 }
 
-void main() { FOR_EACH_ELEMENT_VECTORIZED(element, element4) }
+void main() { FOR_EACH_ELEMENT_VECTORIZED(element, elementv) }
