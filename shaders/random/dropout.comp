@@ -22,14 +22,14 @@ void element(uint64_t i) {
   OUT_store(operand_address(0, i), g * X_CAST(MASK_load(operand_address(2, i))) * X_SCALAR(0));
 }
 
-void element4(uint64_t i) {
-  X_T g[4];
-  MASK_T m[4];
-  X_load4(operand_address(1, i), g);
-  MASK_load4(operand_address(2, i), m);
-  for (int k = 0; k < 4; ++k) g[k] *= X_CAST(m[k]) * X_SCALAR(0);
-  OUT_store4(operand_address(0, i), g);
+void elementv(uint64_t i) {
+  X_T g[VEC];
+  MASK_T m[VEC];
+  X_loadv(operand_address(1, i), g);
+  MASK_loadv(operand_address(2, i), m);
+  for (int k = 0; k < VEC; ++k) g[k] *= X_CAST(m[k]) * X_SCALAR(0);
+  OUT_storev(operand_address(0, i), g);
 }
 #endif
 
-void main() { FOR_EACH_ELEMENT_VECTORIZED(element, element4) }
+void main() { FOR_EACH_ELEMENT_VECTORIZED(element, elementv) }

@@ -40,10 +40,10 @@ void sample_into(uvec4 r, uint64_t i);
 
 void element(uint64_t i) { sample_into(random_block(i / LANES), i); }
 
-// The aligned contiguous path: i is a multiple of 4, so its four elements
-// fill whole blocks, each computed once.
-void element4(uint64_t i) {
-  for (uint k = 0; k < 4; k += LANES) {
+// The aligned contiguous path: i is a multiple of VEC (4, 8 or 16), so its
+// VEC elements fill whole blocks, each computed once.
+void elementv(uint64_t i) {
+  for (uint k = 0; k < VEC; k += LANES) {
     uvec4 r = random_block((i + k) / LANES);
     for (uint lane = 0; lane < LANES; ++lane) sample_into(r, i + k + lane);
   }

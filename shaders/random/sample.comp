@@ -87,4 +87,4 @@ OUT_T draw(uvec4 r, uint lane, uint64_t i) {
 
 void sample_into(uvec4 r, uint64_t i) { OUT_store(operand_address(0, i), draw(r, uint(i % LANES), i)); }
 
-void main() { FOR_EACH_ELEMENT_VECTORIZED(element, element4) }
+void main() { FOR_EACH_ELEMENT_VECTORIZED(element, elementv) }
