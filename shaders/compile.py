@@ -61,7 +61,6 @@ DTYPE_SETS = {
     "int": ["u8", "i8", "i16", "i32", "i64"],
     "bool": ["b8"],
 }
-DTYPE_SETS["float32"] = ["f16", "bf16", "f32"]  # math in float; no f64 builtins in GLSL
 DTYPE_SETS["numeric"] = DTYPE_SETS["int"] + DTYPE_SETS["float"]
 DTYPE_SETS["all"] = DTYPE_SETS["numeric"] + DTYPE_SETS["bool"]
 DTYPE_SETS["integral"] = DTYPE_SETS["int"] + DTYPE_SETS["bool"]

@@ -1,5 +1,12 @@
-// Float helpers for the activations, written to stay finite and accurate
-// where the plain formulas overflow or cancel (16-bit floats compute in float).
+// Helpers for the activations, written to stay finite and accurate where the
+// plain formulas overflow or cancel (16-bit floats compute in float; float64
+// variants get the double versions at the end, from math64.glsl).
+
+// Constants in X's compute type: a float literal would round the double ones.
+const X_T kSqrtHalf = X_T(0.707106781186547524400844362104849039LF);
+const X_T kSqrt2OverPiX = X_T(0.797884560802865355879892119868763737LF);
+const X_T kInvSqrt2Pi = X_T(0.398942280401432677939946059934381868LF);
+const X_T kGeluKappa = X_T(0.044715LF);  // gelu's tanh approximation
 
 // log(1 + x) without losing x when it is small next to 1 (Goldberg's trick:
 // the rounding error of u = 1 + x cancels in x / (u - 1)).
@@ -30,3 +37,10 @@ float tanh_f(float x) {
 
 // log(1 + exp(x)), finite for large x and accurate for very negative x.
 float log1p_exp_f(float x) { return max(x, 0.0) + log1p_f(exp(-abs(x))); }
+
+#ifdef USES_F64
+double log1p_f(double x) { return m_log1p(x); }
+double expm1_f(double x) { return m_expm1(x); }
+double tanh_f(double x) { return m_tanh(x); }
+double log1p_exp_f(double x) { return max(x, 0.0LF) + m_log1p(m_exp(-abs(x))); }
+#endif

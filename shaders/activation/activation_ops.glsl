@@ -10,17 +10,17 @@ X_T op(X_T x) {
   return x <= X_T(0) ? expm1_f(x * X_SCALAR(2)) * (X_SCALAR(0) * X_SCALAR(1)) : x * X_SCALAR(1);
 }
 #elif defined(OP_gelu)
-X_T op(X_T x) { return x * 0.5 * (1.0 + erf_f(x * kSqrt1_2)); }
+X_T op(X_T x) { return x * X_T(0.5) * (X_T(1) + m_erf(x * kSqrtHalf)); }
 #elif defined(OP_gelu_tanh)
-X_T op(X_T x) { return 0.5 * x * (1.0 + tanh_f(kSqrt2OverPi * (x + 0.044715 * x * x * x))); }
+X_T op(X_T x) { return X_T(0.5) * x * (X_T(1) + tanh_f(kSqrt2OverPiX * (x + kGeluKappa * x * x * x))); }
 #elif defined(OP_silu)
-X_T op(X_T x) { return x / (1.0 + exp(-x)); }
+X_T op(X_T x) { return x / (X_T(1) + m_exp(-x)); }
 #elif defined(OP_mish)
 X_T op(X_T x) { return x * tanh_f(log1p_exp_f(x)); }
 #elif defined(OP_softplus)  // (beta, threshold): linear above the threshold
 X_T op(X_T x) {
   X_T bx = x * X_SCALAR(0);
-  return bx > X_SCALAR(1) ? x : log1p_f(exp(bx)) / X_SCALAR(0);
+  return bx > X_SCALAR(1) ? x : log1p_f(m_exp(bx)) / X_SCALAR(0);
 }
 #elif defined(OP_hardtanh)  // (min, max): clamp, max wins when min > max
 X_T op(X_T x) {

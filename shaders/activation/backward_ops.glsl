@@ -12,26 +12,26 @@ X_T op(X_T grad, X_T y) { return grad * (X_T(1) - y) * y; }
 X_T op(X_T grad, X_T y) { return grad * (X_T(1) - y * y); }
 #elif defined(OP_silu_backward)  // (grad, self)
 X_T op(X_T grad, X_T x) {
-  X_T s = 1.0 / (1.0 + exp(-x));
-  return grad * s * (1.0 + x * (1.0 - s));
+  X_T s = X_T(1) / (X_T(1) + m_exp(-x));
+  return grad * s * (X_T(1) + x * (X_T(1) - s));
 }
 #elif defined(OP_gelu_backward)  // (grad, self)
 X_T op(X_T grad, X_T x) {
-  X_T cdf = 0.5 * (1.0 + erf_f(x * kSqrt1_2));
-  X_T pdf = 0.39894228040143268 * exp(-0.5 * x * x);  // 1 / sqrt(2 pi)
+  X_T cdf = X_T(0.5) * (X_T(1) + m_erf(x * kSqrtHalf));
+  X_T pdf = kInvSqrt2Pi * m_exp(X_T(-0.5) * x * x);
   return grad * (cdf + x * pdf);
 }
 #elif defined(OP_gelu_tanh_backward)  // (grad, self)
 X_T op(X_T grad, X_T x) {
-  X_T t = tanh_f(kSqrt2OverPi * (x + 0.044715 * x * x * x));
-  X_T dinner = kSqrt2OverPi * (1.0 + 3.0 * 0.044715 * x * x);
-  return grad * (0.5 * (1.0 + t) + 0.5 * x * (1.0 - t * t) * dinner);
+  X_T t = tanh_f(kSqrt2OverPiX * (x + kGeluKappa * x * x * x));
+  X_T dinner = kSqrt2OverPiX * (X_T(1) + X_T(3) * kGeluKappa * x * x);
+  return grad * (X_T(0.5) * (X_T(1) + t) + X_T(0.5) * x * (X_T(1) - t * t) * dinner);
 }
 #elif defined(OP_leaky_relu_backward)  // (self or result, grad); (negative_slope)
 X_T op(X_T x, X_T grad) { return x > X_T(0) ? grad : grad * X_SCALAR(0); }
 #elif defined(OP_elu_backward)  // (grad, self); (alpha, scale, input_scale)
 X_T op(X_T grad, X_T x) {
-  return x <= X_T(0) ? grad * X_SCALAR(2) * (X_SCALAR(0) * X_SCALAR(1)) * exp(x * X_SCALAR(2))
+  return x <= X_T(0) ? grad * X_SCALAR(2) * (X_SCALAR(0) * X_SCALAR(1)) * m_exp(x * X_SCALAR(2))
                      : grad * X_SCALAR(1);
 }
 #elif defined(OP_elu_backward_result)  // (grad, result); as elu_backward, from elu's output
@@ -41,20 +41,21 @@ X_T op(X_T grad, X_T y) {
 #elif defined(OP_softplus_backward)  // (grad, self); (beta, threshold)
 X_T op(X_T grad, X_T x) {
   X_T bx = x * X_SCALAR(0);
-  X_T z = exp(bx);
-  return bx > X_SCALAR(1) ? grad : grad * z / (z + 1.0);
+  X_T z = m_exp(bx);
+  return bx > X_SCALAR(1) ? grad : grad * z / (z + X_T(1));
 }
 #elif defined(OP_mish_backward)  // (grad, self)
 X_T op(X_T grad, X_T x) {
-  X_T s = 1.0 / (1.0 + exp(-x));
+  X_T s = X_T(1) / (X_T(1) + m_exp(-x));
   X_T t = tanh_f(log1p_exp_f(x));
-  return grad * (t + x * s * (1.0 - t * t));
+  return grad * (t + x * s * (X_T(1) - t * t));
 }
 #elif defined(OP_hardtanh_backward)  // (grad, self); (min, max)
 X_T op(X_T grad, X_T x) { return x <= X_SCALAR(0) || x >= X_SCALAR(1) ? X_T(0) : grad; }
 #elif defined(OP_hardsigmoid_backward)  // (grad, self)
-// ATen's 1/6 is a float constant, in double too.
-X_T op(X_T grad, X_T x) { return x > X_T(-3) && x < X_T(3) ? grad * X_T(1.0 / 6.0) : X_T(0); }
+// ATen's 1/6 is a float constant, in double too; from its bits, since glslang
+// folds 1.0 / 6.0 in double and never rounds it to float.
+X_T op(X_T grad, X_T x) { return x > X_T(-3) && x < X_T(3) ? grad * X_T(uintBitsToFloat(0x3E2AAAABu)) : X_T(0); }
 #elif defined(OP_hardswish_backward)  // (grad, self)
 X_T op(X_T grad, X_T x) {
   if (x <= X_T(-3)) return X_T(0);

@@ -51,15 +51,18 @@ double expm1_reduced(double r) {
   return r + r * r * p;
 }
 
-// e^x = 2^k e^r with r = x - k ln2 (k ln2_hi exact for |k| < 2^11).
-double m_exp(double x) {
+// e^(x + lo) for a tiny correction lo (an argument carried in two parts)
+// = 2^k e^r with r = x - k ln2 + lo (k ln2_hi exact for |k| < 2^11).
+double exp_parts(double x, double lo) {
   if (isnan(x)) return x;
   if (x > 709.782712893384LF) return double(kInf);
   if (x < -745.1332191019412LF) return 0.0LF;
   double k = roundEven(x * 1.4426950408889634LF);
-  precise double r = (x - k * kLn2Hi) - k * kLn2Lo;
+  precise double r = ((x - k * kLn2Hi) - k * kLn2Lo) + lo;
   return scale2(1.0LF + expm1_reduced(r), int(k));
 }
+
+double m_exp(double x) { return exp_parts(x, 0.0LF); }
 
 // 2^x = 2^k e^((x - k) ln2), x - k exact.
 double m_exp2(double x) {
@@ -78,9 +81,9 @@ double m_expm1(double x) {
   return m_exp(x) - 1.0LF;
 }
 
-// log((1 + s) / (1 - s)) = 2 atanh(s) for |s| <= 0.1716 (3 - 2 sqrt 2): odd
-// series through s^25.
-double log_ratio(double s) {
+// log((1 + s) / (1 - s)) - 2s = 2 atanh(s) - 2s for |s| <= 0.1716 (3 - 2 sqrt 2):
+// odd series through s^25.
+double log_ratio_tail(double s) {
   double z = s * s;
   double p = 2.0LF / 25.0LF;
   p = p * z + 2.0LF / 23.0LF;
@@ -94,8 +97,10 @@ double log_ratio(double s) {
   p = p * z + 2.0LF / 7.0LF;
   p = p * z + 2.0LF / 5.0LF;
   p = p * z + 2.0LF / 3.0LF;
-  return 2.0LF * s + s * z * p;
+  return s * z * p;
 }
+
+double log_ratio(double s) { return 2.0LF * s + log_ratio_tail(s); }
 
 // log x = e ln2 + log m with m in [sqrt(1/2), sqrt(2)) and log m = 2 atanh((m - 1) / (m + 1)).
 double m_log(double x) {
@@ -115,6 +120,63 @@ double m_log(double x) {
 }
 
 double m_log2(double x) { return m_log(x) * 1.4426950408889634LF; }
+
+// a + b = sum + err and a b = product + err exactly (Knuth's two-sum, Dekker's
+// product: Vulkan promises no fused fma). The product's split overflows past
+// |a|, |b| ~ 1e300. Every step is `precise`, the error terms too: compilers
+// would otherwise simplify them to 0.
+double two_sum(double a, double b, out double err) {
+  precise double sum = a + b;
+  precise double bb = sum - a;
+  precise double e = (a - (sum - bb)) + (b - bb);
+  err = e;
+  return sum;
+}
+
+double two_prod(double a, double b, out double err) {
+  const double split = 134217729.0LF;  // 2^27 + 1
+  precise double product = a * b;
+  precise double c = split * a;
+  precise double ah = c - (c - a);
+  precise double al = a - ah;
+  c = split * b;
+  precise double bh = c - (c - b);
+  precise double bl = b - bh;
+  precise double e = ((ah * bh - product) + ah * bl + al * bh) + al * bl;
+  err = e;
+  return product;
+}
+
+// log x = hi + lo to ~2^-60 relative for finite x > 0, as m_log with the
+// rounding of s = f / (2 + f) and of the sums kept in lo.
+double log_parts(double x, out double lo) {
+  int e;
+  double m = frexp(x, e);
+  if (m < 0.7071067811865476LF) {
+    m *= 2.0LF;
+    e -= 1;
+  }
+  precise double f = m - 1.0LF;  // exact
+  precise double d = 2.0LF + f;
+  precise double d_lo = f - (d - 2.0LF);  // 2 + f = d + d_lo
+  double s = f / d, p_err;
+  precise double p = two_prod(s, d, p_err);
+  precise double s_lo = (((f - p) - p_err) - s * d_lo) / d;  // f - p is exact
+  double k = double(e), sum_err;
+  precise double hi = two_sum(k * kLn2Hi, 2.0LF * s, sum_err);  // both terms exact
+  precise double rest = sum_err + ((log_ratio_tail(s) + 2.0LF * s_lo) + k * kLn2Lo);
+  return two_sum(hi, rest, lo);
+}
+
+// x^y for finite x > 0 and finite y: e^(y log x) with log x and the product
+// carried in two parts, so that the result stays within a few ulp however
+// large y log x is (one part alone loses |y log x| ulp).
+double m_pow_positive(double x, double y) {
+  double log_lo, t_lo;
+  double t = two_prod(y, log_parts(x, log_lo), t_lo);
+  if (!(abs(t) < 746.0LF)) return t > 0.0LF ? double(kInf) : 0.0LF;  // t_lo may be NaN here
+  return exp_parts(t, t_lo + y * log_lo);
+}
 
 // Near 0 the ratio x / (2 + x) keeps every bit of x; elsewhere 1 + x is
 // corrected by the part of x its rounding lost.
@@ -235,7 +297,7 @@ double m_atan(double x) {
   p = p * z + 1.0LF / 3.0LF;
   double r = 4.0LF * (t - t * z * p);
   if (invert) r = (kPio2 - r) + kPio2Lo;
-  return x < 0.0LF ? -r : r;
+  return m_signbit(x) ? -r : r;  // atan(-0) is -0
 }
 
 #define R double

@@ -98,7 +98,7 @@ X_T op(X_T a, X_T b) {
 }
 #elif defined(OP_atan2)  // GLSL leaves zeros and infinite pairs undefined; C defines them
 X_T op(X_T y, X_T x) {
-  const X_T pi = X_T(3.14159265358979323846);
+  const X_T pi = X_T(3.14159265358979323846LF);
   if (isnan(y) || isnan(x)) return y + x;
   if (y == X_T(0) && x == X_T(0)) return copysign_x(sign_bit(x) ? pi : X_T(0), y);
   if (isinf(y) && isinf(x)) return copysign_x(x > X_T(0) ? pi / X_T(4) : X_T(3) * pi / X_T(4), y);
@@ -108,7 +108,7 @@ X_T op(X_T y, X_T x) {
 X_T op(X_T a, X_T b) {
   a = abs(a);
   b = abs(b);
-  if (isinf(a) || isinf(b)) return kInf;
+  if (isinf(a) || isinf(b)) return X_T(kInf);
   X_T hi = max(a, b), lo = min(a, b);
   if (isnan(a) || isnan(b)) return a + b;
   if (hi == X_T(0)) return hi;
@@ -124,17 +124,17 @@ X_T op(X_T a, X_T b) { return a == X_T(0) ? b : X_T(a > X_T(0)); }
 #elif defined(OP_xlogy)
 X_T op(X_T a, X_T b) {
   if (isnan(b)) return b;
-  return a == X_T(0) ? X_T(0) : a * log(b);
+  return a == X_T(0) ? X_T(0) : a * m_log(b);
 }
 #elif defined(OP_logaddexp)
 X_T op(X_T a, X_T b) {
   if (isinf(a) && a == b) return a;
-  return max(a, b) + log1p_x(exp(-abs(a - b)));
+  return max(a, b) + log1p_x(m_exp(-abs(a - b)));
 }
 #elif defined(OP_logaddexp2)
 X_T op(X_T a, X_T b) {
   if (isinf(a) && a == b) return a;
-  return max(a, b) + log1p_x(exp2(-abs(a - b))) * X_T(1.44269504088896340736);
+  return max(a, b) + log1p_x(m_exp2(-abs(a - b))) * X_T(1.44269504088896340736LF);
 }
 #elif defined(OP_pow) && defined(X_FLOAT)
 X_T op(X_T a, X_T b) { return pow_x(a, b); }

@@ -8,14 +8,8 @@
 #endif
 
 #ifdef X_FLOAT
-// Quiet NaN from its bits: an expression such as 0.0 / 0.0 may be folded away.
-#ifdef X_DT_F64
-#define kNaN packDouble2x32(uvec2(0u, 0x7FF80000u))
-#define kInf packDouble2x32(uvec2(0u, 0x7FF00000u))
-#else
-#define kNaN uintBitsToFloat(0x7FC00000u)
-#define kInf uintBitsToFloat(0x7F800000u)
-#endif
+// m_exp, m_log, ... for float and, in float64 variants, double; kInf and kNaN.
+#include "common/math.glsl"
 
 // The sign bit, which x < 0 misses for -0.0 (and NaN).
 bool sign_bit(X_T x) {
@@ -35,7 +29,7 @@ X_T copysign_x(X_T magnitude, X_T sign) {
 // down to 0; every subtraction is exact (Sterbenz), which GLSL's mod(), a - b *
 // floor(a / b), is not.
 X_T fmod_x(X_T a, X_T b) {
-  if (isnan(a) || isnan(b) || isinf(a) || b == X_T(0)) return kNaN;
+  if (isnan(a) || isnan(b) || isinf(a) || b == X_T(0)) return X_T(kNaN);
   X_T r = abs(a), d = abs(b);
   if (r < d) return a;  // also b = +-inf
   int er, ed;
@@ -91,7 +85,12 @@ X_T div_rn(X_T a, X_T b) {
   return q;
 }
 
-#ifndef X_DT_F64  // needs log and exp2 in double
+#ifdef X_DT_F64
+// math64.glsl's, within a few ulp.
+X_T log1p_x(X_T x) { return m_log1p(x); }
+X_T atan_x(X_T t) { return m_atan(t); }
+X_T pow_positive(X_T x, X_T y) { return m_pow_positive(x, y); }
+#else
 // log(1 + x), accurate near x = 0 where log(1 + x) cancels: 2 atanh(x / (2 + x))
 // as its series (|s| <= 1/3, 9 terms) for x in [-0.5, 1].
 X_T log1p_x(X_T x) {
@@ -120,15 +119,6 @@ X_T atan_x(X_T t) {
   return copysign_x(base + p, t);
 }
 
-X_T atan2_x(X_T y, X_T x) {
-  const X_T pi = X_T(3.14159265358979323846);
-  if (isinf(x)) return x > X_T(0) ? copysign_x(X_T(0), y) : copysign_x(pi, y);  // y finite
-  if (x == X_T(0)) return copysign_x(pi / X_T(2), y);                                // y nonzero
-  X_T r = atan_x(y / x);
-  if (x < X_T(0)) r += sign_bit(y) ? -pi : pi;
-  return r;
-}
-
 // |x|^n for a small integer n by repeated squaring: a few roundings, where
 // exp2(n * log2(x)) loses n * log2(x) ulps.
 X_T pow_small_int(X_T x, int n) {
@@ -140,24 +130,38 @@ X_T pow_small_int(X_T x, int n) {
   return n < 0 ? X_T(1) / result : result;
 }
 
+// x^y for finite x > 0 and finite y.
+X_T pow_positive(X_T x, X_T y) {
+  return floor(y) == y && abs(y) <= X_T(64) ? pow_small_int(x, int(y)) : exp2(y * log2(x));
+}
+#endif
+
+X_T atan2_x(X_T y, X_T x) {
+  const X_T pi = X_T(3.14159265358979323846LF);
+  if (isinf(x)) return x > X_T(0) ? copysign_x(X_T(0), y) : copysign_x(pi, y);  // y finite
+  if (x == X_T(0)) return copysign_x(pi / X_T(2), y);                                // y nonzero
+  X_T r = atan_x(y / x);
+  if (x < X_T(0)) r += sign_bit(y) ? -pi : pi;
+  return r;
+}
+
 // C's pow(x, y) with its special cases (GLSL's pow is undefined for x < 0).
 X_T pow_x(X_T x, X_T y) {
   if (y == X_T(0) || x == X_T(1)) return X_T(1);
-  if (isnan(x) || isnan(y)) return kNaN;
+  if (isnan(x) || isnan(y)) return X_T(kNaN);
   X_T ax = abs(x);
-  if (isinf(y)) return ax == X_T(1) ? X_T(1) : ((ax < X_T(1)) == (y < X_T(0)) ? kInf : X_T(0));
+  if (isinf(y)) return ax == X_T(1) ? X_T(1) : ((ax < X_T(1)) == (y < X_T(0)) ? X_T(kInf) : X_T(0));
   bool integral = floor(y) == y;
   // Integers past 2^53 (2^24 in float) are all even.
   bool odd = integral && abs(y) < X_T(9007199254740992.0) && (int64_t(y) & 1) != 0;
   if (ax == X_T(0) || isinf(ax)) {  // 0 or inf to a finite power: the sign of x only if y is odd
-    X_T r = (ax == X_T(0)) == (y > X_T(0)) ? X_T(0) : kInf;
+    X_T r = (ax == X_T(0)) == (y > X_T(0)) ? X_T(0) : X_T(kInf);
     return sign_bit(x) && odd ? -r : r;
   }
-  if (x < X_T(0) && !integral) return kNaN;
-  X_T r = integral && abs(y) <= X_T(64) ? pow_small_int(ax, int(y)) : exp2(y * log2(ax));
+  if (x < X_T(0) && !integral) return X_T(kNaN);
+  X_T r = pow_positive(ax, y);
   return sign_bit(x) && odd ? -r : r;
 }
-#endif
 #elif !defined(X_DT_B8)
 // Integer pow as c10's powi: negative exponents give 0 except for bases 1 and -1.
 X_T powi_x(X_T a, X_T b) {

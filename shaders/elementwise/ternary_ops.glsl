@@ -5,7 +5,7 @@
 #if defined(OP_clamp)  // tensor bounds; a NaN anywhere gives NaN, as ATen's clamp
 X_T op(X_T x, X_T lo, X_T hi) {
 #ifdef X_FLOAT
-  if (isnan(lo) || isnan(hi)) return kNaN;
+  if (isnan(lo) || isnan(hi)) return X_T(kNaN);
 #endif
   X_T y = x < lo ? lo : x;
   return hi < y ? hi : y;

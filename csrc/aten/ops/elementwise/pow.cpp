@@ -1,6 +1,6 @@
 // pow in its three forms: tensor ** tensor, tensor ** scalar, scalar ** tensor.
-// Integer bases use exact repeated squaring; float64 needs exp/log in double,
-// which the shaders do not have yet, so it has no variant.
+// Integer bases use exact repeated squaring; float64 takes exp and log from
+// shaders/common/math64.glsl.
 #include <ATen/ScalarOps.h>
 #include <ATen/native/Resize.h>
 #include <ATen/ops/empty.h>

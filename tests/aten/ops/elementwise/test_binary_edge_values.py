@@ -50,14 +50,21 @@ def test_float_special_values(fn, dtype, no_fallback):
     same(fn, *pairs(SPECIAL, dtype))
 
 
-@pytest.mark.parametrize("fn", [torch.atan2, torch.pow, torch.xlogy, torch.logaddexp, torch.logaddexp2],
-                         ids=["atan2", "pow", "xlogy", "logaddexp", "logaddexp2"])
-def test_float32_special_values(fn, no_fallback):
-    same(fn, *pairs(SPECIAL, torch.float32))
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
+@pytest.mark.parametrize("fn", [torch.atan2, torch.pow, torch.xlogy, torch.logaddexp, torch.logaddexp2,
+                                torch.float_power],
+                         ids=["atan2", "pow", "xlogy", "logaddexp", "logaddexp2", "float_power"])
+def test_exp_log_special_values(fn, dtype, no_fallback):
+    if not f64_ok(dtype) or (fn is torch.float_power and not f64_ok(torch.float64)):
+        pytest.skip("no float64 on this device")
+    same(fn, *pairs(SPECIAL, dtype))
 
 
-def test_pow_scalar_exponents(no_fallback):
-    x = torch.tensor(SPECIAL + [0.25, 3.0, -3.0])
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
+def test_pow_scalar_exponents(dtype, no_fallback):
+    if not f64_ok(dtype):
+        pytest.skip("no float64 on this device")
+    x = torch.tensor(SPECIAL + [0.25, 3.0, -3.0], dtype=dtype)
     for e in [0, 1, 2, 3, -1, -2, 0.5, -0.5, 1.5, -1.5, math.inf, -math.inf, math.nan]:
         same(torch.pow, x, e)
     for base in [2.0, -2.0, 0.0, 1.0, math.nan]:

@@ -49,8 +49,6 @@ def assert_lists_close(actual, expected, dtype):
 
 def check(name, dtype, inputs, *args, inplace=True, **kwargs):
     """Runs torch._foreach_<name> (and _<name>_) on copies of `inputs` on both devices."""
-    if name == "pow" and dtype == torch.float64:
-        pytest.skip("pow has no float64 kernel on the device yet (binary.pow is int+float32)")
     fn = getattr(torch, f"_foreach_{name}")
     expected = fn(*inputs, *args, **kwargs)
     actual = fn(*[to_vulkan(i) for i in inputs], *args, **kwargs)
@@ -165,8 +163,6 @@ def test_binary_tensor_needs_0_dim(no_fallback):
 
 @pytest.mark.parametrize("dtype", FLOATS, ids=str)
 def test_pow_scalar_base(dtype, no_fallback):
-    if dtype == torch.float64:
-        pytest.skip("pow has no float64 kernel on the device yet (binary.pow is int+float32)")
     expected = torch._foreach_pow(2.0, tensors(dtype, 0))
     assert_lists_close(torch._foreach_pow(2.0, to_vulkan(tensors(dtype, 0))), expected, dtype)
 

@@ -8,14 +8,10 @@ OPS = ["nn.functional.mse_loss", "nn.functional.l1_loss", "nn.functional.smooth_
        "nn.functional.huber_loss", "nn.functional.binary_cross_entropy",
        "nn.functional.binary_cross_entropy_with_logits", "nn.functional.kl_div", "nn.functional.cross_entropy"]
 REDUCTIONS = ["none", "mean", "sum"]
-# kl_div's composite reaches xlogy, whose elementwise kernel has no float64 form yet.
-NO_XLOGY_F64 = pytest.mark.xfail(strict=True, reason="xlogy has no float64 kernel")
 
 
 @parametrize(OPS, variants=["functional"])
-def test_opinfo(op, dtype, variant, no_fallback, request):
-    if op.name == "nn.functional.kl_div" and dtype == torch.float64:
-        request.applymarker(NO_XLOGY_F64)
+def test_opinfo(op, dtype, variant, no_fallback):
     check_op(op, dtype, variant)
 
 
@@ -109,9 +105,7 @@ def test_binary_cross_entropy_with_logits(reduction, weighted, pos_weighted, dty
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("reduction", REDUCTIONS + ["batchmean"])
 @pytest.mark.parametrize("log_target", [False, True])
-def test_kl_div(reduction, log_target, dtype, no_fallback, request):
-    if dtype == torch.float64 and not log_target:
-        request.applymarker(NO_XLOGY_F64)
+def test_kl_div(reduction, log_target, dtype, no_fallback):
     x = torch.randn(4, 6, dtype=dtype).log_softmax(-1)
     t = torch.randn(4, 6, dtype=dtype).softmax(-1)
     if log_target:
