@@ -24,10 +24,10 @@ struct Args {
   uint32_t flags;
 };
 constexpr uint32_t kContiguous = 1u << 16;
-constexpr uint32_t kIndex32 = 1u << 18;  // element indices and byte offsets fit in int32
+constexpr uint32_t kIndex32 = 1u << 18;   // element indices and byte offsets fit in int32
 constexpr uint32_t kInParams = 1u << 20;  // << op: the operand lives in the parameter block
-constexpr uint32_t kVectorShift = 24;  // << log2 of the elements per vector step (0: none)
-constexpr uint64_t kPerInvocation = 4;  // elements per shader invocation
+constexpr uint32_t kVectorShift = 24;     // << log2 of the elements per vector step (0: none)
+constexpr uint64_t kPerInvocation = 4;    // elements per shader invocation
 static_assert(sizeof(Args) <= rt::Pipelines::kPushConstantBytes);
 
 template <typename T>

@@ -58,13 +58,11 @@ def test_tails(dtype, n, no_fallback):
 
 
 @pytest.mark.parametrize("n", [9, 33, 20005])
-@pytest.mark.parametrize("dst", ALL_DTYPES, ids=ids)
-@pytest.mark.parametrize("src", ALL_DTYPES, ids=ids)
+@pytest.mark.parametrize("src,dst", [(s, d) for s in ALL_DTYPES for d in ALL_DTYPES if s != d],
+                         ids=ids)
 def test_convert_tails(src, dst, n, no_fallback):
     """Conversions mix widths: 1-byte <-> 8-byte types step by 16 elements,
     eight uvec4 accesses to the wide side."""
-    if src == dst:
-        pytest.skip("no conversion")
     same(lambda t: t.to(dst), data(src, n, low=0))
 
 
