@@ -3,7 +3,13 @@
 // dims and shape the outputs, as PyTorch's own kernel does; welford() computes
 // the statistics in one pass.
 #include <ATen/native/ReduceOpsUtils.h>
+#include <ATen/native/Resize.h>
+#include <ATen/ops/add.h>
 #include <ATen/ops/empty.h>
+#include <ATen/ops/imag.h>
+#include <ATen/ops/real.h>
+#include <ATen/ops/sqrt.h>
+#include <ATen/ops/view_as_real.h>
 #include <torch/library.h>
 
 #include <limits>
@@ -23,8 +29,6 @@ void check(const char* name, const at::Tensor& self) {
               "std and var only supports strided layout, got: ", self.layout());
   TORCH_CHECK(at::isFloatingType(self.scalar_type()) || at::isComplexType(self.scalar_type()),
               "std and var only support floating point and complex dtypes");
-  TORCH_CHECK(!at::isComplexType(self.scalar_type()), "torchvulkan: ", name,
-              " of complex tensors is not supported");
 }
 
 // The divisor N - correction <= 0 gives inf or NaN; PyTorch warns about it.
@@ -42,6 +46,15 @@ void warn_degrees_of_freedom(const char* name, const at::TensorIteratorBase& ite
 at::Tensor& std_var_out(const char* name, at::Tensor& result, const at::Tensor& self, Dims dim,
                         const Correction& correction_opt, bool keepdim, bool take_sqrt) {
   check(name, self);
+  if (at::isComplexType(self.scalar_type())) {
+    // As PyTorch defines it: the variance of the real parts plus that of the
+    // imaginary parts, each a real reduction of a strided view.
+    at::Tensor real = at::empty({0}, result.options()), imag = at::empty({0}, result.options());
+    std_var_out(name, real, at::real(self), dim, correction_opt, keepdim, false);
+    std_var_out(name, imag, at::imag(self), dim, correction_opt, keepdim, false);
+    at::add_out(result, real, imag);
+    return take_sqrt ? at::sqrt_out(result, result) : result;
+  }
   double correction = correction_opt.value_or(1).toDouble();
   c10::ScalarType dtype = at::native::get_dtype_from_result(result, {});
   auto iter = at::native::make_reduction(name, result, self, dim, keepdim, dtype);
@@ -62,6 +75,22 @@ std::tuple<at::Tensor&, at::Tensor&> std_var_mean_out(const char* name, at::Tens
                                                       Dims dim, const Correction& correction_opt,
                                                       bool keepdim, bool take_sqrt) {
   check(name, self);
+  if (at::isComplexType(self.scalar_type())) {
+    // The variance as in std_var_out; the mean is complex, its parts the
+    // parts' means.
+    at::Tensor parts[2][2];  // [real, imag][variance, mean]
+    for (int p = 0; p < 2; ++p) {
+      for (at::Tensor& t : parts[p]) t = at::empty({0}, result.options());
+      std_var_mean_out(name, parts[p][0], parts[p][1], p == 0 ? at::real(self) : at::imag(self),
+                       dim, correction_opt, keepdim, false);
+    }
+    at::add_out(result, parts[0][0], parts[1][0]);
+    if (take_sqrt) at::sqrt_out(result, result);
+    at::native::resize_output(mean, parts[0][1].sizes());
+    at::view_as_real(mean).select(-1, 0).copy_(parts[0][1]);
+    at::view_as_real(mean).select(-1, 1).copy_(parts[1][1]);
+    return {result, mean};
+  }
   double correction = correction_opt.value_or(1).toDouble();
   c10::ScalarType dtype = at::native::get_dtype_from_result(result, {});
   auto iter = at::native::make_reduction(name, result, mean, self, dim, keepdim, dtype);
@@ -99,13 +128,13 @@ at::Tensor& std_correction_out(const at::Tensor& self, Dims dim, const Correctio
 }
 std::tuple<at::Tensor, at::Tensor> var_mean(const at::Tensor& self, Dims dim,
                                             const Correction& correction, bool keepdim) {
-  at::Tensor result = empty_result(self), mean = empty_result(self);
+  at::Tensor result = empty_result(self), mean = at::empty({0}, self.options());
   std_var_mean_out("var_mean", result, mean, self, dim, correction, keepdim, false);
   return {result, mean};
 }
 std::tuple<at::Tensor, at::Tensor> std_mean(const at::Tensor& self, Dims dim,
                                             const Correction& correction, bool keepdim) {
-  at::Tensor result = empty_result(self), mean = empty_result(self);
+  at::Tensor result = empty_result(self), mean = at::empty({0}, self.options());
   std_var_mean_out("std_mean", result, mean, self, dim, correction, keepdim, true);
   return {result, mean};
 }

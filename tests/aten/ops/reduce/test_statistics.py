@@ -3,6 +3,8 @@ import math
 import pytest
 import torch
 
+import torchvulkan
+
 from tests.opinfo import check_op, parametrize
 
 OPS = ["var", ("var", "unbiased"), "std", ("std", "unbiased"), "var_mean", ("var_mean", "unbiased"), "std_mean",
@@ -77,3 +79,25 @@ def test_nan_aware_sums_and_counts(no_fallback):
     assert torch.equal(torch.count_nonzero(d.t(), 1).cpu(), torch.count_nonzero(x.t(), 1))
     b = torch.rand(5, 7, 3) > 0.5
     assert torch.equal(torch.count_nonzero(b.to("vulkan"), (0, 2)).cpu(), torch.count_nonzero(b, (0, 2)))
+
+
+@pytest.mark.parametrize("dtype", [torch.complex64, torch.complex128])
+def test_complex_statistics_match_cpu(dtype, no_fallback):
+    # The real parts' variance plus the imaginary parts', as PyTorch defines it;
+    # var_mean's mean stays complex.
+    if dtype == torch.complex128 and not torchvulkan.get_device_properties(0).float64:
+        pytest.skip("no float64 on this device")
+    x = torch.randn(6, 7, dtype=dtype)
+    d = x.to("vulkan")
+    for kwargs in [{}, {"dim": 1}, {"dim": (0, 1), "correction": 0, "keepdim": True}, {"dim": 0, "correction": 2}]:
+        for op in (torch.var, torch.std):
+            got = op(d, **kwargs)
+            assert got.dtype == op(x, **kwargs).dtype
+            torch.testing.assert_close(got.cpu(), op(x, **kwargs), msg=lambda m: f"{op.__name__} {kwargs}\n{m}")
+        for op in (torch.var_mean, torch.std_mean):
+            for g, e in zip(op(d, **kwargs), op(x, **kwargs)):
+                assert g.dtype == e.dtype
+                torch.testing.assert_close(g.cpu(), e, msg=lambda m: f"{op.__name__} {kwargs}\n{m}")
+    out = torch.empty(0, dtype=x.real.dtype, device="vulkan")
+    torch.var(d[:, ::2], 0, out=out)
+    torch.testing.assert_close(out.cpu(), torch.var(x[:, ::2], 0))
