@@ -124,11 +124,6 @@ void advance(Operand o, inout Chunk ch) {
   ch.k += BK;
 }
 
-// Writes chunk value r at `position` (halves) of stage `stage` of a shared tile.
-#define STASH(smem, stage, position, r) smem[(stage) * STAGE_##smem + (position) / UNIT] = (r);
-#define STAGE_smem_a STAGE_A
-#define STAGE_smem_b STAGE_B
-
 void main() {
   Params p = Params(args.meta);
   int64_t M = p.v[4], N = p.v[5], K = p.v[6];
@@ -177,9 +172,10 @@ void main() {
 #define LOAD_NEXT(RA, RB) \
   [[unroll]] for (int j = 0; j < CA; ++j) { advance(a, ca[j]); RA[j] = load8(a, ca[j]); } \
   [[unroll]] for (int j = 0; j < CB; ++j) { advance(b, cb[j]); RB[j] = load8(b, cb[j]); }
+// Writes a tile held in registers to stage STG of the shared tiles.
 #define STASH_TILE(RA, RB, STG) \
-  [[unroll]] for (int j = 0; j < CA; ++j) STASH(smem_a, STG, ca[j].smem, RA[j]); \
-  [[unroll]] for (int j = 0; j < CB; ++j) STASH(smem_b, STG, cb[j].smem, RB[j]);
+  [[unroll]] for (int j = 0; j < CA; ++j) smem_a[(STG) * STAGE_A + ca[j].smem / UNIT] = RA[j]; \
+  [[unroll]] for (int j = 0; j < CB; ++j) smem_b[(STG) * STAGE_B + cb[j].smem / UNIT] = RB[j];
 #define COMPUTE(CUR) \
   [[unroll]] for (int kk = 0; kk < BK / T; ++kk) { \
     coopmat<float16_t, gl_ScopeSubgroup, T, T, gl_MatrixUseA> fa[FM]; \

@@ -136,9 +136,9 @@ void gemm(const at::Tensor& a, const at::Tensor& b, const at::Tensor& out,
   auto aligned = [](const at::Tensor& t) {
     return reinterpret_cast<uintptr_t>(t.const_data_ptr()) % 16 == 0;
   };
-  bool bias_row = !bias.defined() || beta.toDouble() == 0 ||
-                  (strides3(bias)[1] == 0 && strides3(bias)[2] == 1 && strides3(bias)[0] % 8 == 0 &&
-                   aligned(bias));
+  bool bias_row =
+      !bias.defined() || beta.toDouble() == 0 ||
+      (bias_strides[1] == 0 && bias_strides[2] == 1 && bias_strides[0] % 8 == 0 && aligned(bias));
   bool direct = splits == 1 && epilogue == Epilogue::none && sc[2] == 1 && sc[1] % 8 == 0 &&
                 sc[0] % 8 == 0 && aligned(out) && bias_row;
   meta.push_back((vector_loadable(a, sa[0], M, K, sa[1], sa[2]) ? 1 : 0) |
