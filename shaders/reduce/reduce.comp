@@ -1,21 +1,38 @@
 // Reductions (sum, mean, prod, amax, amin, any, all, nansum, count_nonzero
 // and the vector norms) of any set of dimensions in one pass over memory. The
-// host (csrc/aten/ops/reduce/reduce.cpp) splits
-// the input's dimensions into kept ones (one output per index) and reduced
-// ones, coalesced, and picks a strategy:
-//  - mode 0, one workgroup per output (or per part of an output when the
-//    reduction is long and outputs are few): invocations stride over the
-//    reduced elements, then a tree in shared memory. With several parts each
-//    workgroup writes a partial (in the accumulator type) and a second launch
-//    (stage 1) reduces the partials: a tree across workgroups.
-//  - mode 1, one invocation per output (or per part of it, partials reduced
-//    by stage 1 as above) looping over the reduced elements, for reductions
-//    over an outer dimension (consecutive outputs are then consecutive in
-//    memory, so the loads coalesce).
+// host (csrc/aten/ops/reduce/reduce.cpp) splits the input's dimensions into
+// kept ones (one output per index) and reduced ones, coalesced, and picks a
+// strategy (args.mode):
+//  - 2, rows: the reduced elements of an output are one contiguous run (sum
+//    over the last dim, or over everything). `args.threads` invocations (a
+//    power of two) take each (output, part), so short rows still fill the
+//    workgroup. They step a pointer over the run in aligned 16-byte vectors
+//    (X_loadv: VEC elements), four vectors loaded before any is accumulated,
+//    into four independent accumulators: full-width coalesced accesses with
+//    64 bytes in flight per invocation, which is what HBM bandwidth needs
+//    (one scalar load at a time, behind a dependent add, reaches under half).
+//    The unaligned head of a run (up to 15 bytes) and its ragged tail go
+//    element by element; then a tree in shared memory.
+//  - 3, columns: a reduction over outer dims with the innermost kept dim
+//    contiguous and every reduced stride a multiple of 16 bytes (sum over dim
+//    0). Each invocation takes VEC consecutive outputs: one 16-byte vector per
+//    reduced step (the outputs before the first aligned address, and a
+//    row's ragged end, take a shorter group element by element), steps its
+//    pointer by the reduced stride and loads four steps before adding them.
+//    Partials are stored part-major, so stage 1 is one invocation per output
+//    reading them coalesced.
+//  - 0, general: one workgroup per output (or per part of it): invocations
+//    stride over the reduced elements through the index walk of layout.glsl,
+//    then a tree in shared memory.
+//  - 1, general outer: one invocation per output (or per part) looping over
+//    the reduced elements; consecutive outputs are consecutive in memory, so
+//    the loads coalesce, but 4 bytes at a time.
+// With several parts each writes a partial (in the accumulator type) and a
+// second launch (stage 1) reduces the partials.
 // Each element passes through element() before it is accumulated (|x|^p for
 // a norm) and each result through finish() (the root of a norm); partials
 // hold the accumulated values in between. Float sums are compensated (Kahan)
-// in every loop.
+// in every loop, each accumulator on its own.
 // (common/base.glsl comes with the variant prelude)
 #include "common/math.glsl"
 #include "reduce/layout.glsl"
@@ -28,9 +45,12 @@ layout(push_constant) uniform Args {
   uint64_t target;  // the output tensor, or the partials when parts > 1
   uint64_t second;  // welford.comp's mean output; the launch is shared
   uint64_t scalar;  // as bits of ACC_T: mean: 1/n; norm: the order p
-  uint mode;
+  uint mode;        // the strategies above
   uint stage;
+  uint threads;     // mode 2: invocations per (output, part), a power of two
 } args;
+
+const uint kGeneral = 0, kGeneralOuter = 1, kRows = 2, kColumns = 3;
 
 // int64 words: [0] outputs, [1] reduce size, [2] parts, [3] n_kept, [4] n_reduced,
 // then kept sizes, kept input strides, kept output strides (bytes), reduced
@@ -162,7 +182,12 @@ ACC_T finish(ACC_T value) {
 #endif
 }
 
-// A running reduction: Kahan-compensated for float sums.
+// A running reduction: Kahan-compensated for float sums. `precise` keeps the
+// compiler from folding the compensation away; an infinite sum keeps no
+// compensation (inf - inf would turn it into NaN).
+#if defined(ACC_FLOAT) && defined(SUMMING)
+#define KAHAN 1
+#endif
 struct Acc {
   ACC_T value;
   ACC_T lost;
@@ -171,28 +196,206 @@ struct Acc {
 Acc start() { return Acc(identity(), ACC_T(0)); }
 
 Acc add(Acc a, ACC_T x) {
-#if defined(ACC_FLOAT) && defined(SUMMING)
-  ACC_T y = x - a.lost;
-  ACC_T t = a.value + y;
-  return Acc(t, (t - a.value) - y);
+#ifdef KAHAN
+  precise ACC_T y = x - a.lost;
+  precise ACC_T t = a.value + y;
+  precise ACC_T lost = (t - a.value) - y;
+  return Acc(t, isinf(t) ? ACC_T(0) : lost);
 #else
   return Acc(combine(a.value, x), a.lost);
 #endif
 }
 
+Acc merge(Acc a, Acc b) {
+#ifdef KAHAN
+  return add(add(a, b.value), -b.lost);
+#else
+  return Acc(combine(a.value, b.value), a.lost);
+#endif
+}
+
+ACC_T total(Acc a) {
+#ifdef KAHAN
+  return a.value - a.lost;
+#else
+  return a.value;
+#endif
+}
+
+// The VEC elements of one vector load, combined pairwise.
+ACC_T combine_vector(X_T v[VEC]) {
+  ACC_T r[VEC];
+  for (int k = 0; k < VEC; ++k) r[k] = element(v[k]);
+  for (int w = VEC / 2; w > 0; w /= 2) {
+    for (int k = 0; k < w; ++k) r[k] = combine(r[k], r[k + w]);
+  }
+  return r[0];
+}
+
 shared ACC_T scratch[kWorkgroupSize];
 
-void write(Params p, int64_t o, int n_kept, ACC_T value, int64_t parts, int64_t part) {
-  if (parts > 1) {
-    AccRef(args.target + uint64_t(o * parts + part) * uint64_t(ACC_BYTES)).v = value;
-    return;
-  }
-  uint64_t target = args.target + uint64_t(offset_of(p, o, 5, 5 + 2 * n_kept, n_kept));
+void write_partial(int64_t slot, ACC_T value) {
+  AccRef(args.target + uint64_t(slot) * uint64_t(ACC_BYTES)).v = value;
+}
+
+void write_at(uint64_t target, ACC_T value) {
 #ifdef OP_count_nonzero
   RefI64(target).v = value;
 #else
   X_store(target, X_T(finish(value)));
 #endif
+}
+
+void write(Params p, int64_t o, int n_kept, ACC_T value) {
+  write_at(args.target + uint64_t(offset_of(p, o, 5, 5 + 2 * n_kept, n_kept)), value);
+}
+
+// Combines scratch[] over each run of `threads` invocations (a power of two)
+// into its first.
+void tree(uint tid, uint threads) {
+  uint lane = tid & (threads - 1);
+  barrier();
+  for (uint s = threads / 2; s > 0; s >>= 1) {
+    if (lane < s) scratch[tid] = combine(scratch[tid], scratch[tid + s]);
+    barrier();
+  }
+}
+
+// Mode 2, stage 0.
+void rows(Params p, uint64_t group, uint tid) {
+  int64_t outputs = p.v[0], reduce_size = p.v[1], parts = p.v[2];
+  int n_kept = int(p.v[3]);
+  uint threads = args.threads;
+  uint lane = tid & (threads - 1);
+  int64_t block = int64_t(group) / parts;  // parts > 1 only with a workgroup per output
+  int64_t part = int64_t(group) - block * parts;
+  int64_t o = block * int64_t(kWorkgroupSize / threads) + int64_t(tid / threads);
+  Acc acc = start();
+  if (o < outputs) {
+    uint64_t row = args.source + uint64_t(offset_of(p, o, 5, 5 + n_kept, n_kept));
+    int64_t head = min(reduce_size, int64_t(((16u - uint(row & 15ul)) & 15u) / uint(X_BYTES)));
+    int64_t body_end = head + (reduce_size - head) / VEC * VEC;
+    int64_t first = part * int64_t(threads) + int64_t(lane), stride = int64_t(threads) * parts;
+    for (int64_t i = first; i < head; i += stride) acc = add(acc, element(X_load(row + uint64_t(i * X_BYTES))));
+    for (int64_t i = body_end + first; i < reduce_size; i += stride) {
+      acc = add(acc, element(X_load(row + uint64_t(i * X_BYTES))));
+    }
+    uint64_t at = row + uint64_t((head + first * VEC) * X_BYTES);
+    uint64_t end = row + uint64_t(body_end * X_BYTES);
+    uint64_t step = uint64_t(stride) * uint64_t(VEC * X_BYTES);
+    Acc acc1 = start(), acc2 = start(), acc3 = start();
+    for (; at + 3 * step < end; at += 4 * step) {
+      X_T v0[VEC], v1[VEC], v2[VEC], v3[VEC];
+      X_loadv(at, v0);
+      X_loadv(at + step, v1);
+      X_loadv(at + 2 * step, v2);
+      X_loadv(at + 3 * step, v3);
+      acc = add(acc, combine_vector(v0));
+      acc1 = add(acc1, combine_vector(v1));
+      acc2 = add(acc2, combine_vector(v2));
+      acc3 = add(acc3, combine_vector(v3));
+    }
+    for (; at < end; at += step) {
+      X_T v[VEC];
+      X_loadv(at, v);
+      acc1 = add(acc1, combine_vector(v));
+    }
+    acc = merge(merge(acc, acc1), merge(acc2, acc3));
+  }
+  scratch[tid] = total(acc);
+  tree(tid, threads);
+  if (lane == 0 && o < outputs) {
+    if (parts > 1) {
+      write_partial(o * parts + part, scratch[tid]);
+    } else {
+      write(p, o, n_kept, scratch[tid]);
+    }
+  }
+}
+
+// Mode 3, stage 0: invocation `index` takes outputs [first, last) of a row
+// of the contiguous kept dim over the reduced elements [r, end) of its part.
+void columns(Params p, uint64_t index) {
+  int64_t outputs = p.v[0], reduce_size = p.v[1], parts = p.v[2];
+  int n_kept = int(p.v[3]);
+  int n_red = int(p.v[4]);
+  int red_sizes = 5 + 3 * n_kept;
+  int64_t size = p.v[5];                       // the contiguous kept dim's
+  int64_t groups_per_row = 1 + (size + VEC - 2) / VEC;  // enough for any head
+  int64_t groups = outputs / size * groups_per_row;
+  if (int64_t(index) >= groups * parts) return;
+  int64_t part = int64_t(index) / groups;
+  int64_t g = int64_t(index) - part * groups;
+  int64_t row = g / groups_per_row;
+  g -= row * groups_per_row;
+  uint64_t row_at = args.source + uint64_t(offset_of(p, row * size, 5, 5 + n_kept, n_kept));
+  // Group 0 ends where the row's first aligned vector begins; the others take VEC each.
+  int64_t head = int64_t(((16u - uint(row_at & 15ul)) & 15u) / uint(X_BYTES));
+  if (head == 0) head = VEC;
+  int64_t first = max(int64_t(0), head + (g - 1) * VEC), last = min(size, head + g * VEC);
+  if (first >= last) return;
+  int64_t o = row * size + first;
+  uint64_t at = row_at + uint64_t(first * X_BYTES);
+  int64_t chunk = (reduce_size + parts - 1) / parts;
+  int64_t r = part * chunk, end = min(reduce_size, r + chunk);
+
+  Acc acc[VEC];
+  for (int e = 0; e < VEC; ++e) acc[e] = start();
+  if (last - first == VEC && n_red == 1) {
+    uint64_t step = uint64_t(p.v[red_sizes + 1]);
+    at += uint64_t(r) * step;
+    for (; r + 4 <= end; r += 4, at += 4 * step) {
+      X_T v0[VEC], v1[VEC], v2[VEC], v3[VEC];
+      X_loadv(at, v0);
+      X_loadv(at + step, v1);
+      X_loadv(at + 2 * step, v2);
+      X_loadv(at + 3 * step, v3);
+      for (int e = 0; e < VEC; ++e) {
+        acc[e] = add(add(add(add(acc[e], element(v0[e])), element(v1[e])), element(v2[e])), element(v3[e]));
+      }
+    }
+    for (; r < end; ++r, at += step) {
+      X_T v[VEC];
+      X_loadv(at, v);
+      for (int e = 0; e < VEC; ++e) acc[e] = add(acc[e], element(v[e]));
+    }
+  } else if (last - first == VEC) {
+    for (; r < end; ++r) {
+      X_T v[VEC];
+      X_loadv(at + uint64_t(offset_of(p, r, red_sizes, red_sizes + n_red, n_red)), v);
+      for (int e = 0; e < VEC; ++e) acc[e] = add(acc[e], element(v[e]));
+    }
+  } else {
+    for (; r < end; ++r) {
+      uint64_t step_at = at + uint64_t(offset_of(p, r, red_sizes, red_sizes + n_red, n_red));
+      for (int e = 0; e < last - first; ++e) acc[e] = add(acc[e], element(X_load(step_at + uint64_t(e * X_BYTES))));
+    }
+  }
+  if (parts > 1) {
+    for (int e = 0; e < last - first; ++e) write_partial(part * outputs + o + e, total(acc[e]));
+    return;
+  }
+  uint64_t target = args.target + uint64_t(offset_of(p, o, 5, 5 + 2 * n_kept, n_kept));
+  uint64_t out_step = uint64_t(p.v[5 + 2 * n_kept]);
+  for (int e = 0; e < last - first; ++e) write_at(target + uint64_t(e) * out_step, total(acc[e]));
+}
+
+// Mode 3, stage 1: output `o` over its partials, `outputs` apart; eight
+// loads in flight.
+void column_partials(Params p, int64_t o) {
+  int64_t outputs = p.v[0], parts = p.v[2];
+  if (o >= outputs) return;
+  uint64_t at = args.source + uint64_t(o) * uint64_t(ACC_BYTES);
+  uint64_t step = uint64_t(outputs) * uint64_t(ACC_BYTES);
+  Acc acc = start();
+  int64_t r = 0;
+  for (; r + 8 <= parts; r += 8, at += 8 * step) {
+    ACC_T v[8];
+    for (int k = 0; k < 8; ++k) v[k] = AccRef(at + uint64_t(k) * step).v;
+    for (int k = 0; k < 8; ++k) acc = add(acc, v[k]);
+  }
+  for (; r < parts; ++r, at += step) acc = add(acc, AccRef(at).v);
+  write(p, o, int(p.v[3]), total(acc));
 }
 
 void main() {
@@ -206,7 +409,20 @@ void main() {
   uint64_t group = uint64_t(gl_WorkGroupID.y) * gl_NumWorkGroups.x + gl_WorkGroupID.x;
   uint tid = gl_LocalInvocationID.x;
 
-  if (args.mode == 1) {
+  if (args.mode == kRows && args.stage == 0) {
+    rows(p, group, tid);
+    return;
+  }
+  if (args.mode == kColumns) {
+    uint64_t index = group * kWorkgroupSize + tid;
+    if (args.stage == 0) {
+      columns(p, index);
+    } else {
+      column_partials(p, int64_t(index));
+    }
+    return;
+  }
+  if (args.mode == kGeneralOuter) {
     // One invocation per (output, part): consecutive invocations take
     // consecutive outputs (coalesced loads); each sums a `parts`-th of the
     // reduced elements.
@@ -221,11 +437,16 @@ void main() {
     for (int64_t r = part * chunk; r < end; ++r) {
       acc = add(acc, element(X_load(base + uint64_t(offset_of(p, r, red_sizes, red_sizes + n_red, n_red)))));
     }
-    write(p, o, n_kept, acc.value, parts, part);
+    if (parts > 1) {
+      write_partial(o * parts + part, total(acc));
+    } else {
+      write(p, o, n_kept, total(acc));
+    }
     return;
   }
 
-  // One workgroup per (output, part); stage 1: one per output.
+  // One workgroup per (output, part); stage 1 (after modes 0, 1 and 2): one
+  // per output.
   int64_t o = args.stage == 1 ? int64_t(group) : int64_t(group) / parts;
   int64_t part = int64_t(group) - o * parts;
   if (o >= outputs) return;
@@ -243,11 +464,12 @@ void main() {
       acc = add(acc, element(X_load(base + uint64_t(offset_of(p, r, red_sizes, red_sizes + n_red, n_red)))));
     }
   }
-  scratch[tid] = acc.value;
-  barrier();
-  for (uint s = kWorkgroupSize / 2; s > 0; s >>= 1) {
-    if (tid < s) scratch[tid] = combine(scratch[tid], scratch[tid + s]);
-    barrier();
+  scratch[tid] = total(acc);
+  tree(tid, kWorkgroupSize);
+  if (tid != 0) return;
+  if (parts > 1) {
+    write_partial(o * parts + part, scratch[0]);
+  } else {
+    write(p, o, n_kept, scratch[0]);
   }
-  if (tid == 0) write(p, o, n_kept, scratch[0], parts, part);
 }

@@ -56,6 +56,9 @@ ReduceLayout make_layout(std::vector<Dim> kept, std::vector<Dim> red, bool sort_
   layout.has_reduced = !red.empty();
   layout.kept_stride = kept.empty() ? 0 : kept[0].in_stride;
   layout.reduced_stride = red.empty() ? 0 : red[0].in_stride;
+  layout.kept_size = kept.empty() ? 1 : kept[0].size;
+  layout.n_reduced = static_cast<int64_t>(red.size());
+  for (const Dim& d : red) layout.reduced_strides_16 &= d.in_stride % 16 == 0;
   layout.meta = {layout.outputs, layout.reduce_size, parts, static_cast<int64_t>(kept.size()),
                  static_cast<int64_t>(red.size())};
   for (const Dim& d : kept) layout.meta.push_back(d.size);
@@ -86,8 +89,15 @@ ReduceLayout iter_layout(const at::TensorIteratorBase& iter, bool second) {
 // Mirrors the push constants of reduce.comp and welford.comp.
 struct Args {
   uint64_t meta, source, target, second, scalar;
-  uint32_t mode, stage;
+  uint32_t mode, stage, threads;
 };
+
+// The strategies (Args::mode) of reduce.comp; welford.comp has the general two.
+enum Mode : uint32_t { kGeneral = 0, kGeneralOuter = 1, kRows = 2, kColumns = 3 };
+
+// About the invocations an H200 keeps resident (132 SMs x 2048): enough
+// parts that a long reduction fills the GPU.
+constexpr int64_t kResidentInvocations = 1 << 18;
 
 c10::ScalarType accumulator(c10::ScalarType type) {
   if (type == c10::kDouble || type == c10::kLong) return type;
@@ -113,7 +123,16 @@ struct Launch {
   uint64_t scalar = 0;
   c10::ScalarType partial_type;
   int64_t partial_words = 1;
+  bool vectorized = true;  // reduce.comp's modes 2 and 3 may be chosen
 };
+
+int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+int64_t next_power_of_two(int64_t n) {
+  int64_t p = 1;
+  while (p < n) p *= 2;
+  return p;
+}
 
 void launch(ReduceLayout& layout, const Launch& l) {
   int64_t outputs = layout.outputs, reduce_size = layout.reduce_size;
@@ -121,18 +140,52 @@ void launch(ReduceLayout& layout, const Launch& l) {
   rt::Device& dev = device_for(l.out);
   const rt::Kernel& kernel = dev.pipelines().get(l.kernel);
   int64_t wg = kernel.workgroup_size;
-  // Consecutive outputs adjacent in memory: one invocation per output.
-  bool per_thread = layout.has_kept &&
-                    (!layout.has_reduced || layout.kept_stride < layout.reduced_stride) &&
-                    outputs >= 4 * wg;
-  // Long reductions split into parts whose partials a second launch reduces:
-  // per_thread, enough invocations (~2M) that many loads are in flight even
-  // though each invocation's loop is a dependent chain; otherwise ~1024
-  // workgroups in all.
-  int64_t parts = per_thread ? std::clamp<int64_t>((2048 * 1024 + outputs - 1) / outputs, 1,
-                                                   std::max<int64_t>(1, reduce_size / 32))
-                             : std::clamp<int64_t>((reduce_size + wg * 8 - 1) / (wg * 8), 1,
-                                                   std::max<int64_t>(1, 1024 / outputs));
+  int64_t width = l.input.element_size();
+  int64_t vec = std::max<int64_t>(4, 16 / width);  // VEC of the variant (shaders/compile.py)
+
+  // Consecutive outputs adjacent in memory: an invocation per output, or per
+  // VEC outputs when they are contiguous and each reduced step keeps their
+  // 16-byte alignment.
+  bool outer = layout.has_kept && (!layout.has_reduced || layout.kept_stride < layout.reduced_stride) &&
+               outputs >= 4 * wg;
+  Mode mode = outer ? kGeneralOuter : kGeneral;
+  if (l.vectorized && layout.has_reduced && layout.n_reduced == 1 && layout.reduced_stride == width) {
+    mode = kRows;
+  } else if (l.vectorized && outer && layout.kept_stride == width && layout.reduced_strides_16) {
+    mode = kColumns;
+  }
+
+  // Long reductions split into parts whose partials a second launch reduces.
+  int64_t parts = 1, invocations = 0, threads = wg;
+  switch (mode) {
+    case kGeneral:  // ~1024 workgroups in all
+      parts = std::clamp<int64_t>(ceil_div(reduce_size, wg * 8), 1, std::max<int64_t>(1, 1024 / outputs));
+      invocations = outputs * parts * wg;
+      break;
+    case kGeneralOuter:  // ~2M invocations: each one's loop is a dependent chain
+      parts = std::clamp<int64_t>(ceil_div(2048 * 1024, outputs), 1, std::max<int64_t>(1, reduce_size / 32));
+      invocations = outputs * parts;
+      break;
+    case kRows: {
+      // Each invocation takes at least 16 vectors (four unrolled steps); a
+      // short row gets fewer invocations, several rows a workgroup.
+      int64_t vectors = ceil_div(reduce_size, vec);
+      parts = std::clamp<int64_t>(vectors / (wg * 16), 1,
+                                  std::max<int64_t>(1, kResidentInvocations / wg / outputs));
+      threads = parts > 1 ? wg : std::min(wg, next_power_of_two(ceil_div(vectors, 4)));
+      invocations = ceil_div(outputs, wg / threads) * parts * wg;
+      break;
+    }
+    case kColumns: {
+      // At least 16 reduced steps per part, and at most 512 partials per
+      // output, which stage 1 reads one invocation per output.
+      int64_t groups = outputs / layout.kept_size * (1 + (layout.kept_size + vec - 2) / vec);
+      parts = std::clamp<int64_t>(ceil_div(kResidentInvocations, groups), 1,
+                                  std::clamp<int64_t>(reduce_size / 16, 1, 512));
+      invocations = groups * parts;
+      break;
+    }
+  }
   layout.meta[2] = parts;
   std::vector<int64_t>& meta = layout.meta;
   uint32_t meta_bytes = static_cast<uint32_t>(meta.size() * sizeof(int64_t));
@@ -142,16 +195,15 @@ void launch(ReduceLayout& layout, const Launch& l) {
   args.target = reinterpret_cast<uint64_t>(l.target);
   args.second = reinterpret_cast<uint64_t>(l.second_target);
   args.scalar = l.scalar;
-  args.mode = per_thread ? 1 : 0;
+  args.mode = mode;
+  args.threads = static_cast<uint32_t>(threads);
   std::vector<rt::Access> writes = {span_of(l.out, true)};
   if (l.second) writes.push_back(span_of(*l.second, true));
-  // per_thread: one invocation per (output, part); otherwise a workgroup each.
-  uint64_t invocations = static_cast<uint64_t>(outputs * parts) * (per_thread ? 1 : wg);
   if (parts == 1) {
     std::vector<rt::Access> accesses = writes;
     accesses.push_back(span_of(l.input, false));
-    dev.stream().dispatch(kernel, &args, sizeof(args), meta.data(), meta_bytes, invocations,
-                          accesses);
+    dev.stream().dispatch(kernel, &args, sizeof(args), meta.data(), meta_bytes,
+                          static_cast<uint64_t>(invocations), accesses);
     return;
   }
   at::Tensor partials =
@@ -159,16 +211,18 @@ void launch(ReduceLayout& layout, const Launch& l) {
   args.target = reinterpret_cast<uint64_t>(partials.data_ptr());
   args.second = 0;
   rt::Access first[] = {span_of(l.input, false), span_of(partials, true)};
-  dev.stream().dispatch(kernel, &args, sizeof(args), meta.data(), meta_bytes, invocations, first);
+  dev.stream().dispatch(kernel, &args, sizeof(args), meta.data(), meta_bytes,
+                        static_cast<uint64_t>(invocations), first);
+  // Stage 1: a workgroup per output, or (columns) an invocation per output.
   args.source = args.target;
   args.target = reinterpret_cast<uint64_t>(l.target);
   args.second = reinterpret_cast<uint64_t>(l.second_target);
   args.stage = 1;
-  args.mode = 0;
+  args.mode = mode == kColumns ? kColumns : kGeneral;
   std::vector<rt::Access> second = writes;
   second.push_back(span_of(partials, false));
   dev.stream().dispatch(kernel, &args, sizeof(args), meta.data(), meta_bytes,
-                        static_cast<uint64_t>(outputs * wg), second);
+                        static_cast<uint64_t>(mode == kColumns ? outputs : outputs * wg), second);
 }
 
 }  // namespace
@@ -255,7 +309,8 @@ void welford(const at::TensorIteratorBase& iter, double correction, bool take_sq
           .second_target = with_mean ? iter.data_ptr(1) : nullptr,
           .scalar = acc_bits(type, correction),
           .partial_type = accumulator(type),
-          .partial_words = 4});
+          .partial_words = 4,
+          .vectorized = false});
 }
 
 }  // namespace torchvulkan
