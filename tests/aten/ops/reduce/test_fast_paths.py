@@ -105,6 +105,6 @@ def test_infinity_survives_compensated_sums(no_fallback):
 def test_float_sum_of_a_million_tenths_is_accurate(no_fallback):
     x = torch.full((10**6,), 0.1)
     got = x.to("vulkan").sum().item()
-    assert abs(got - x.double().sum().item()) < 1e-3
+    assert abs(got - x.double().sum().item()) <= 0.0079  # one float32 ulp at 1e5
     cols = torch.full((1000, 1024), 0.1)
     torch.testing.assert_close(cols.to("vulkan").sum(0).cpu().double(), cols.double().sum(0), rtol=1e-6, atol=0)
