@@ -126,7 +126,9 @@ struct Launch {
   bool vectorized = true;  // reduce.comp's modes 2 and 3 may be chosen
 };
 
-int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+int64_t ceil_div(int64_t a, int64_t b) {
+  return (a + b - 1) / b;
+}
 
 int64_t next_power_of_two(int64_t n) {
   int64_t p = 1;
@@ -146,10 +148,12 @@ void launch(ReduceLayout& layout, const Launch& l) {
   // Consecutive outputs adjacent in memory: an invocation per output, or per
   // VEC outputs when they are contiguous and each reduced step keeps their
   // 16-byte alignment.
-  bool outer = layout.has_kept && (!layout.has_reduced || layout.kept_stride < layout.reduced_stride) &&
+  bool outer = layout.has_kept &&
+               (!layout.has_reduced || layout.kept_stride < layout.reduced_stride) &&
                outputs >= 4 * wg;
   Mode mode = outer ? kGeneralOuter : kGeneral;
-  if (l.vectorized && layout.has_reduced && layout.n_reduced == 1 && layout.reduced_stride == width) {
+  if (l.vectorized && layout.has_reduced && layout.n_reduced == 1 &&
+      layout.reduced_stride == width) {
     mode = kRows;
   } else if (l.vectorized && outer && layout.kept_stride == width && layout.reduced_strides_16) {
     mode = kColumns;
@@ -159,11 +163,13 @@ void launch(ReduceLayout& layout, const Launch& l) {
   int64_t parts = 1, invocations = 0, threads = wg;
   switch (mode) {
     case kGeneral:  // ~1024 workgroups in all
-      parts = std::clamp<int64_t>(ceil_div(reduce_size, wg * 8), 1, std::max<int64_t>(1, 1024 / outputs));
+      parts = std::clamp<int64_t>(ceil_div(reduce_size, wg * 8), 1,
+                                  std::max<int64_t>(1, 1024 / outputs));
       invocations = outputs * parts * wg;
       break;
     case kGeneralOuter:  // ~2M invocations: each one's loop is a dependent chain
-      parts = std::clamp<int64_t>(ceil_div(2048 * 1024, outputs), 1, std::max<int64_t>(1, reduce_size / 32));
+      parts = std::clamp<int64_t>(ceil_div(2048 * 1024, outputs), 1,
+                                  std::max<int64_t>(1, reduce_size / 32));
       invocations = outputs * parts;
       break;
     case kRows: {

@@ -32,7 +32,7 @@ struct ReduceLayout {
   std::vector<int64_t> meta;
   int64_t outputs = 1, reduce_size = 1;
   int64_t kept_stride = 0, reduced_stride = 0;  // input strides of the innermost kept / reduced dim
-  int64_t kept_size = 1;                         // size of the innermost kept dim
+  int64_t kept_size = 1;                        // size of the innermost kept dim
   int64_t n_reduced = 0;
   bool reduced_strides_16 = true;  // every reduced stride a multiple of 16 bytes
   bool has_kept = false, has_reduced = false;
