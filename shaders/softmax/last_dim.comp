@@ -1,8 +1,9 @@
 // Softmax family over the last dim of a contiguous tensor (rows of `length`
 // consecutive elements), one workgroup per row, for bandwidth: a row that fits
-// in registers (kPerInvocation elements per invocation) is read from memory
+// in registers (CHUNKS * VEC elements per invocation) is read from memory
 // once and written once, where softmax.comp reads it three times. Longer rows
-// stream twice: an online max-and-sum pass, then the output pass. With
+// stream twice, kUnroll steps in flight per invocation: an online max-and-sum
+// pass, then the output pass. With
 // args.vector (16-byte aligned rows, length a multiple of VEC) accesses are
 // VEC-element vectors, `CHUNKS` independent ones in flight per invocation.
 // Ops and inputs as in softmax.comp (a = x or dy, b = y).
@@ -85,6 +86,30 @@ void load_step(uint64_t base, uint s, out X_T v[VEC]) {
   }
 }
 uint step_width() { return vectorized() ? VEC : 1; }
+// kUnroll steps a workgroup apart, loaded before any is used (several loads in
+// flight); steps past the row read as -inf and are not stored.
+const uint kUnroll = 4;
+void load_steps(uint64_t base, uint k, uint steps, out X_T v[kUnroll][VEC]) {
+  for (uint q = 0; q < kUnroll; ++q) {
+    uint s = k + q * kWorkgroupSize;
+    if (s < steps) {
+      load_step(base, s, v[q]);
+    } else {
+      for (uint j = 0; j < VEC; ++j) v[q][j] = kNegInf;
+    }
+  }
+}
+void store_steps(uint64_t base, uint k, uint steps, X_T v[kUnroll][VEC]) {
+  for (uint q = 0; q < kUnroll; ++q) {
+    uint s = k + q * kWorkgroupSize;
+    if (s >= steps) break;
+    if (vectorized()) {
+      X_storev(step_address(base, s), v[q]);
+    } else {
+      X_store(step_address(base, s), v[q][0]);
+    }
+  }
+}
 
 void main() {
   uint64_t row = uint64_t(gl_WorkGroupID.y) * gl_NumWorkGroups.x + gl_WorkGroupID.x;
@@ -133,16 +158,18 @@ void main() {
   m = kNegInf;
   s = X_T(0);
   uint steps = stream_steps();
-  for (uint k = tid; k < steps; k += kWorkgroupSize) {
-    X_T v[VEC];
-    load_step(a, k, v);
-    X_T top = m;
-    for (uint j = 0; j < VEC; ++j) top = max_nan(top, v[j]);
-    if (top == kNegInf) continue;
-    X_T part = X_T(0);
-    for (uint j = 0; j < VEC; ++j) part += EXP(v[j] - top);
-    s = (top == m ? s : s * EXP(m - top)) + part;
-    m = top;
+  for (uint k = tid; k < steps; k += kUnroll * kWorkgroupSize) {
+    X_T v[kUnroll][VEC];
+    load_steps(a, k, steps, v);
+    for (uint q = 0; q < kUnroll; ++q) {
+      X_T top = m;
+      for (uint j = 0; j < VEC; ++j) top = max_nan(top, v[q][j]);
+      if (top == kNegInf) continue;
+      X_T part = X_T(0);
+      for (uint j = 0; j < VEC; ++j) part += EXP(v[q][j] - top);
+      s = (top == m ? s : s * EXP(m - top)) + part;
+      m = top;
+    }
   }
   X_T row_max = workgroup_max(m);
   s = workgroup_sum(m == kNegInf ? X_T(0) : s * EXP(m - row_max));
@@ -152,21 +179,19 @@ void main() {
 #else
   X_T shift = m + LOG(s);
 #endif
-  for (uint k = tid; k < steps; k += kWorkgroupSize) {
-    X_T v[VEC];
-    load_step(a, k, v);
-    for (uint j = 0; j < VEC; ++j) {
+  for (uint k = tid; k < steps; k += kUnroll * kWorkgroupSize) {
+    X_T v[kUnroll][VEC];
+    load_steps(a, k, steps, v);
+    for (uint q = 0; q < kUnroll; ++q) {
+      for (uint j = 0; j < VEC; ++j) {
 #ifdef OP_softmax
-      v[j] = EXP(v[j] - m) * inv;
+        v[q][j] = EXP(v[q][j] - m) * inv;
 #else
-      v[j] -= shift;
+        v[q][j] -= shift;
 #endif
+      }
     }
-    if (vectorized()) {
-      X_storev(step_address(dst, k), v);
-    } else {
-      X_store(step_address(dst, k), v[0]);
-    }
+    store_steps(dst, k, steps, v);
   }
 
 #elif defined(OP_softmax_backward) || defined(OP_log_softmax_backward)
