@@ -1,5 +1,7 @@
 // index_select and the embedding backward (embedding itself is ATen's
-// composite over index_select): a gather and an atomic scatter-add.
+// composite over index_select): a gather and an atomic scatter-add. Dim 0 of
+// a contiguous tensor, embedding's case, is a whole-row gather
+// (shaders/index/rows.comp); other dims take the elementwise gather.
 #include <ATen/native/Resize.h>
 #include <ATen/ops/div.h>
 #include <ATen/ops/empty.h>
@@ -7,10 +9,47 @@
 #include <ATen/ops/zeros.h>
 #include <torch/library.h>
 
+#include "aten/context.h"
 #include "aten/ops/index/kernels.h"
 
 namespace torchvulkan {
 namespace {
+
+// Mirrors the push constants of shaders/index/rows.comp.
+struct RowArgs {
+  uint64_t table, out, index;
+  int64_t table_rows, index_stride;
+  uint32_t rows, row_units, index_bytes;
+};
+
+// out[r] = self[index[r]] row by row, when self and out are contiguous and
+// the copy fits the kernel's 32-bit unit count; false (nothing launched) otherwise.
+bool gather_rows(const at::Tensor& self, const at::Tensor& index, const at::Tensor& out) {
+  if (self.dim() == 0 || self.size(0) == 0 || !self.is_contiguous() || !out.is_contiguous()) return false;
+  auto table = reinterpret_cast<uint64_t>(self.const_data_ptr());
+  auto dst = reinterpret_cast<uint64_t>(out.data_ptr());
+  uint64_t row_bytes = static_cast<uint64_t>(self.numel() / self.size(0)) * self.element_size();
+  // The widest unit that divides the row and both base addresses.
+  uint64_t width = 16;
+  while ((row_bytes | table | dst) % width != 0) width /= 2;
+  uint64_t row_units = row_bytes / width;
+  if (static_cast<uint64_t>(index.numel()) * row_units >= INT32_MAX) return false;
+  RowArgs args{table,
+               dst,
+               reinterpret_cast<uint64_t>(index.const_data_ptr()),
+               self.size(0),
+               index.stride(0),
+               static_cast<uint32_t>(index.numel()),
+               static_cast<uint32_t>(row_units),
+               static_cast<uint32_t>(index.element_size())};
+  rt::Device& dev = device_for(out);
+  const rt::Kernel& kernel = dev.pipelines().get("index_rows." + std::to_string(width));
+  rt::Access accesses[] = {span_of(self, false), span_of(index, false), span_of(out, true)};
+  constexpr uint64_t kSteps = 4;  // units per invocation, as in the shader
+  uint64_t units = static_cast<uint64_t>(args.rows) * row_units;
+  dev.stream().dispatch(kernel, &args, sizeof(args), nullptr, 0, (units + kSteps - 1) / kSteps, accesses);
+  return true;
+}
 
 at::Tensor& index_select_out(const at::Tensor& self, int64_t dim, const at::Tensor& index, at::Tensor& out) {
   dim = c10::maybe_wrap_dim(dim, self.dim());
@@ -24,6 +63,7 @@ at::Tensor& index_select_out(const at::Tensor& self, int64_t dim, const at::Tens
   if (self.dim() > 0) sizes[dim] = index.numel();
   at::native::resize_output(out, sizes);
   if (out.numel() == 0) return out;
+  if (dim == 0 && gather_rows(self, index.reshape({-1}), out)) return out;
   at::Tensor src = self.dim() ? self : self.view({1});
   at::Tensor dst = self.dim() ? out : out.view({1});
   at::Tensor idx = index.to(at::kLong).reshape({-1});

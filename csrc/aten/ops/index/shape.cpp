@@ -1,6 +1,8 @@
-// Shape ops: cat (one copy per input into its slice of the output, which also
-// converts dtypes), tril/triu, roll (ATen's formula: cat of two slices) and
+// Shape ops: cat (one launch for contiguous inputs of the output's dtype,
+// shaders/index/cat.comp; otherwise one copy per input into its slice of the
+// output, which also converts dtypes), tril/triu, roll (ATen's formula: cat of two slices) and
 // the unfold view that repeat needs.
+#include <ATen/MemoryOverlap.h>
 #include <ATen/native/TensorShape.h>
 #include <ATen/ops/arange.h>
 #include <ATen/ops/cat.h>
@@ -10,6 +12,7 @@
 #include <ATen/ops/unfold_native.h>
 #include <torch/library.h>
 
+#include "aten/context.h"
 #include "aten/launch.h"
 #include "aten/ops/index/kernels.h"
 #include "aten/structured.h"
@@ -19,7 +22,67 @@ namespace {
 
 namespace m = at::meta;
 
+// Mirror shaders/index/cat.comp.
+struct CatPart {
+  uint64_t src;
+  uint32_t start, row_units, col, pad;
+};
+struct CatArgs {
+  uint64_t parts, out;
+  uint32_t count, total, out_row_units;
+};
+
+// The one-launch cat, when every input to copy (at most kMaxInputs) is
+// contiguous and of out's dtype and the unit counts fit 32 bits; false (nothing launched) otherwise.
+bool cat_in_one_launch(const at::ITensorListRef& tensors, int64_t dim, const at::Tensor& out) {
+  if (!out.is_contiguous() || out.numel() == 0) return false;
+  // Rows: the dims before `dim`; an input's row is its [dim:] block.
+  int64_t outer = 1;
+  for (int64_t d = 0; d < dim; ++d) outer *= out.size(d);
+  uint64_t elem = out.element_size();
+  uint64_t out_row = static_cast<uint64_t>(out.numel() / outer) * elem;  // bytes
+  std::vector<const at::Tensor*> inputs;
+  uint64_t align = out_row | reinterpret_cast<uint64_t>(out.data_ptr());
+  uint64_t col = 0;
+  for (const at::Tensor& t : tensors) {
+    if (at::native::cat_should_skip_tensor(t) || t.numel() == 0) continue;
+    if (!t.is_contiguous() || t.scalar_type() != out.scalar_type()) return false;
+    if (at::get_overlap_status(t, out) != at::MemOverlapStatus::No) return false;
+    inputs.push_back(&t);
+    align |= reinterpret_cast<uint64_t>(t.const_data_ptr()) | col;
+    col += static_cast<uint64_t>(t.numel() / outer) * elem;
+  }
+  // Each unit finds its input by a linear scan of the table: a few dozen at most.
+  constexpr size_t kMaxInputs = 64;
+  if (inputs.empty() || inputs.size() > kMaxInputs || static_cast<uint64_t>(out.nbytes()) >= INT32_MAX) return false;
+  // The widest unit that divides every row, column offset and address.
+  uint64_t width = 16;
+  while (align % width != 0) width /= 2;
+  std::vector<CatPart> parts;
+  std::vector<rt::Access> accesses = {span_of(out, true)};
+  uint64_t start = 0;
+  col = 0;
+  for (const at::Tensor* t : inputs) {
+    uint64_t row = static_cast<uint64_t>(t->numel() / outer) * elem / width;
+    parts.push_back({reinterpret_cast<uint64_t>(t->const_data_ptr()), static_cast<uint32_t>(start),
+                     static_cast<uint32_t>(row), static_cast<uint32_t>(col), 0});
+    accesses.push_back(span_of(*t, false));
+    start += row * outer;
+    col += row;
+  }
+  CatArgs args{0, reinterpret_cast<uint64_t>(out.data_ptr()), static_cast<uint32_t>(parts.size()),
+               static_cast<uint32_t>(start), static_cast<uint32_t>(out_row / width)};
+  rt::Device& dev = device_for(out);
+  const rt::Kernel& kernel = dev.pipelines().get("cat." + std::to_string(width));
+  constexpr uint64_t kSteps = 4;  // units per invocation, as in the shader
+  auto table_bytes = static_cast<uint32_t>(parts.size() * sizeof(CatPart));
+  uint64_t invocations = (start + kSteps - 1) / kSteps;
+  dev.stream().dispatch(kernel, &args, sizeof(args), parts.data(), table_bytes, invocations, accesses);
+  return true;
+}
+
 void cat_into(const at::ITensorListRef& tensors, int64_t dim, const at::Tensor& out) {
+  if (cat_in_one_launch(tensors, dim, out)) return;
   int64_t offset = 0;
   for (const at::Tensor& t : tensors) {
     if (at::native::cat_should_skip_tensor(t)) continue;

@@ -1,12 +1,14 @@
 // native_layer_norm and its backward, registered directly (the composite
 // default is slower and numerically different): one workgroup per row
-// (shaders/norm/layer_norm.comp); weight and bias gradients are column sums.
+// (shaders/norm/layer_norm.comp, the forward holding rows that fit in
+// registers); weight and bias gradients are column sums.
 #include <ATen/ops/empty.h>
 #include <ATen/ops/mul.h>
 #include <ATen/ops/sub.h>
 #include <ATen/ops/sum.h>
 #include <torch/library.h>
 
+#include <algorithm>
 #include <bit>
 
 #include "aten/context.h"
@@ -18,6 +20,7 @@ namespace {
 struct Args {
   uint64_t x, dy, weight, bias, target, mean, rstd, rows, row_length;
   double eps;
+  uint32_t vector, pad;
 };
 
 uint64_t address(const at::Tensor& t) { return t.defined() ? reinterpret_cast<uint64_t>(t.const_data_ptr()) : 0; }
@@ -60,6 +63,10 @@ std::tuple<at::Tensor, at::Tensor, at::Tensor> layer_norm(const at::Tensor& inpu
   at::Tensor rstd = at::empty(shape, input.options());
   Args args{address(input), 0, address(weight), address(bias), address(out), address(mean), address(rstd),
             static_cast<uint64_t>(rows), static_cast<uint64_t>(length), eps};
+  // Vector steps of VEC elements (shaders/compile.py: 16 bytes, at least 4)
+  // where every row, the weight and the bias start 16-byte aligned.
+  int64_t vec = std::max<int64_t>(4, 16 / static_cast<int64_t>(input.element_size()));
+  args.vector = (args.x | args.weight | args.bias | args.target) % 16 == 0 && length % vec == 0;
   std::vector<rt::Access> accesses = {span_of(input, false), span_of(out, true), span_of(mean, true),
                                       span_of(rstd, true)};
   if (weight.defined()) accesses.push_back(span_of(weight, false));
@@ -83,7 +90,7 @@ std::tuple<at::Tensor, at::Tensor, at::Tensor> layer_norm_backward(
   if (mask[0]) {
     grad_input = at::empty(input.sizes(), input.options());
     Args args{address(input), address(dy), address(weight), 0, address(grad_input), address(m), address(r),
-              static_cast<uint64_t>(rows), static_cast<uint64_t>(length), 0.0};
+              static_cast<uint64_t>(rows), static_cast<uint64_t>(length), 0.0, 0, 0};
     std::vector<rt::Access> accesses = {span_of(input, false), span_of(dy, false), span_of(m, false),
                                         span_of(r, false), span_of(grad_input, true)};
     if (weight.defined()) accesses.push_back(span_of(weight, false));

@@ -1,5 +1,7 @@
-// _softmax, _log_softmax and their backward ops: one fused kernel per row
-// (shaders/softmax/softmax.comp), any dim.
+// _softmax, _log_softmax and their backward ops: one fused kernel per row,
+// any dim (shaders/softmax/softmax.comp); rows along the last dim take a
+// kernel that reads each element once where the row fits in registers
+// (shaders/softmax/last_dim.comp).
 #include <ATen/core/ATen_fwd.h>
 #include <ATen/ops/_log_softmax_backward_data_meta.h>
 #include <ATen/ops/_log_softmax_meta.h>
@@ -7,6 +9,8 @@
 #include <ATen/ops/_softmax_meta.h>
 #include <ATen/ops/empty.h>
 #include <torch/library.h>
+
+#include <algorithm>
 
 #include "aten/context.h"
 #include "aten/launch.h"
@@ -20,6 +24,16 @@ namespace m = at::meta;
 struct Args {
   uint64_t a, b, target, rows, row_length, inner;
 };
+
+// Mirrors the push constants of shaders/softmax/last_dim.comp.
+struct LastDimArgs {
+  uint64_t a, b, target, rows;
+  uint32_t length, vector;
+};
+
+uint64_t address(const at::Tensor& t) {
+  return reinterpret_cast<uint64_t>(t.const_data_ptr());
+}
 
 // out = op(a[, b]) over rows along `dim`; inputs of out's dtype.
 void rows(const char* op, const at::Tensor& a_in, const at::Tensor& b_in, const at::Tensor& out, int64_t dim) {
@@ -36,13 +50,22 @@ void rows(const char* op, const at::Tensor& a_in, const at::Tensor& b_in, const 
   int64_t length = a.dim() == 0 ? 1 : a.size(dim);
   int64_t inner = 1;
   for (int64_t d = dim + 1; d < a.dim(); ++d) inner *= a.size(d);
-  Args args{reinterpret_cast<uint64_t>(a.const_data_ptr()), reinterpret_cast<uint64_t>(b.const_data_ptr()),
-            reinterpret_cast<uint64_t>(out.data_ptr()), static_cast<uint64_t>(a.numel() / length),
-            static_cast<uint64_t>(length), static_cast<uint64_t>(inner)};
+  uint64_t rows = static_cast<uint64_t>(a.numel() / length);
   rt::Device& dev = device_for(out);
-  const rt::Kernel& kernel = dev.pipelines().get(std::string("softmax.") + op + "." + dtype_name(out.scalar_type()));
   rt::Access accesses[] = {span_of(a, false), span_of(b, false), span_of(out, true)};
-  dev.stream().dispatch(kernel, &args, sizeof(args), nullptr, 0, args.rows * kernel.workgroup_size, accesses);
+  std::string suffix = std::string(op) + "." + dtype_name(out.scalar_type());
+  if (inner == 1 && length < INT32_MAX) {
+    // Vector steps of VEC elements (shaders/compile.py: 16 bytes, at least 4).
+    int64_t vec = std::max<int64_t>(4, 16 / static_cast<int64_t>(out.element_size()));
+    bool aligned = (address(a) | address(b) | address(out)) % 16 == 0 && length % vec == 0;
+    LastDimArgs args{address(a), address(b), address(out), rows, static_cast<uint32_t>(length), aligned ? 1u : 0u};
+    const rt::Kernel& kernel = dev.pipelines().get("softmax_last." + suffix);
+    dev.stream().dispatch(kernel, &args, sizeof(args), nullptr, 0, rows * kernel.workgroup_size, accesses);
+    return;
+  }
+  Args args{address(a), address(b), address(out), rows, static_cast<uint64_t>(length), static_cast<uint64_t>(inner)};
+  const rt::Kernel& kernel = dev.pipelines().get("softmax." + suffix);
+  dev.stream().dispatch(kernel, &args, sizeof(args), nullptr, 0, rows * kernel.workgroup_size, accesses);
 }
 
 at::Tensor softmax(const at::Tensor& self, int64_t dim, bool half_to_float) {

@@ -77,3 +77,42 @@ def test_nonzero_sizes(n, no_fallback):
     y = torch.randn(3, 1, n) * (torch.rand(3, 1, n) > 0.3)
     torch.testing.assert_close(y.to("vulkan").nonzero().cpu(), y.nonzero())
     torch.testing.assert_close(torch.tensor(2.0, device="vulkan").nonzero().cpu(), torch.tensor(2.0).nonzero())
+
+
+# index_select on dim 0 of a contiguous table gathers whole rows, in 16-byte
+# units where the row size and both addresses allow, narrower units otherwise.
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float16, torch.float64, torch.int8, torch.bool])
+@pytest.mark.parametrize("cols", [1, 3, 8, 16, 37])
+def test_index_select_rows(dtype, cols, no_fallback):
+    table = torch.randn(20, cols).mul(10).to(dtype)
+    ids = torch.tensor([3, 0, 19, 3, -1, 7] * 50)
+    expected = table[ids]
+    torch.testing.assert_close(table.to("vulkan").index_select(0, ids.to("vulkan")).cpu(), expected)
+    # int32 indices, strided indices and a sliced (misaligned) table start
+    torch.testing.assert_close(table.to("vulkan").index_select(0, ids.int().to("vulkan")).cpu(), expected)
+    strided = torch.stack([ids, ids]).t()[:, 0]
+    torch.testing.assert_close(table.to("vulkan").index_select(0, strided.to("vulkan")).cpu(), expected)
+    sliced = table.to("vulkan")[1:]
+    torch.testing.assert_close(sliced.index_select(0, ids.clamp(0, 18).to("vulkan")).cpu(),
+                               table[1:][ids.clamp(0, 18)])
+
+
+def test_index_select_rows_of_3d_tables_and_empty(no_fallback):
+    table = torch.randn(6, 4, 5)
+    ids = torch.tensor([5, 1, 1])
+    torch.testing.assert_close(table.to("vulkan").index_select(0, ids.to("vulkan")).cpu(), table[ids])
+    empty = torch.tensor([], dtype=torch.long)
+    assert table.to("vulkan").index_select(0, empty.to("vulkan")).shape == (0, 4, 5)
+    assert torch.empty(0, 3).to("vulkan").index_select(0, empty.to("vulkan")).shape == (0, 3)
+    # a non-contiguous table takes the elementwise gather
+    t = table.transpose(0, 1).contiguous().transpose(0, 1)
+    torch.testing.assert_close(t.to("vulkan").index_select(0, ids.to("vulkan")).cpu(), table[ids])
+
+
+def test_embedding_rows(no_fallback):
+    weight = torch.randn(30, 64)
+    idx = torch.randint(0, 30, (4, 9))
+    idx[0, 0] = 2
+    for padding_idx in [None, 2]:
+        out = torch.nn.functional.embedding(idx.to("vulkan"), weight.to("vulkan"), padding_idx=padding_idx)
+        torch.testing.assert_close(out.cpu(), torch.nn.functional.embedding(idx, weight, padding_idx=padding_idx))

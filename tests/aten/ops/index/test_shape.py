@@ -26,3 +26,41 @@ def test_cat_noncontiguous(dim, no_fallback):
     b = torch.randn(5, 4)
     expected = torch.cat([a, b], dim)
     torch.testing.assert_close(torch.cat([a.to("vulkan"), b.to("vulkan")], dim).cpu(), expected)
+
+
+# Contiguous inputs of the output's dtype are copied in one launch, in units
+# up to 16 bytes wide (narrower where a size, offset or address needs it).
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float16, torch.float64, torch.int8, torch.bool])
+@pytest.mark.parametrize("dim", [0, 1, 2])
+def test_cat_one_launch(dtype, dim, no_fallback):
+    shapes = [(2, 3, 8), (2, 3, 8), (2, 3, 8)]
+    grow = [5, 1, 4]
+    parts = []
+    for shape, g in zip(shapes, grow):
+        s = list(shape)
+        s[dim] = g
+        parts.append(torch.randn(s).mul(10).to(dtype))
+    expected = torch.cat(parts, dim)
+    torch.testing.assert_close(torch.cat([p.to("vulkan") for p in parts], dim).cpu(), expected)
+    # a sliced (misaligned) input and an empty one still go in the same launch
+    flat = torch.randn(40).mul(10).to(dtype)
+    vk = flat.to("vulkan")
+    actual = torch.cat([vk[1:], torch.empty(0, dtype=dtype, device="vulkan"), vk[:7]])
+    torch.testing.assert_close(actual.cpu(), torch.cat([flat[1:], flat[:7]]))
+
+
+def test_cat_mixed_and_noncontiguous_inputs_fall_back_to_copies(no_fallback):
+    a = torch.randn(4, 6)
+    b = torch.randn(6, 4).t()
+    c = torch.arange(24, dtype=torch.int32).view(4, 6)
+    torch.testing.assert_close(torch.cat([a.to("vulkan"), b.to("vulkan")], 1).cpu(), torch.cat([a, b], 1))
+    torch.testing.assert_close(torch.cat([a.to("vulkan"), c.to("vulkan")]).cpu(), torch.cat([a, c]))
+    out = torch.empty(12, 6, device="vulkan").t()[:, :8].t()  # a non-contiguous out=
+    torch.cat([a.to("vulkan"), a.to("vulkan")], out=out)
+    torch.testing.assert_close(out.cpu(), torch.cat([a, a]))
+
+
+def test_cat_of_many_inputs(no_fallback):
+    parts = [torch.randn(2, k % 5) for k in range(70)]  # past the one-launch table's 64 inputs
+    torch.testing.assert_close(torch.cat([p.to("vulkan") for p in parts], 1).cpu(), torch.cat(parts, 1))
+    torch.testing.assert_close(torch.cat([p.to("vulkan") for p in parts[:40]], 1).cpu(), torch.cat(parts[:40], 1))
