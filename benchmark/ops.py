@@ -2,9 +2,12 @@
 
 Each case is timed on each device after a warm-up, synchronized, as the median
 of several repetitions. Bandwidth cases report GB/s (bytes read + written per
-second), matrix products TFLOP/s, latency cases microseconds per op. The last
-column compares vulkan with cuda so that 1.0 is parity and higher is better
-for vulkan (throughput: vulkan/cuda; latency: cuda/vulkan).
+second), matrix products TFLOP/s, latency cases microseconds per op. The
+"vs cuda" column compares vulkan with cuda so that 1.0 is parity and higher is
+better for vulkan (throughput: vulkan/cuda; latency: cuda/vulkan). The "by
+events" columns are each device's figure by its own GPU timestamps (timing
+events around the calls) instead of the host's clock: where one is much
+better than the host's figure, host overhead is what is slow.
 
     python benchmark/ops.py [--quick] [--only elementwise,reduce,...] [--match "gemm 8192,mnist"] [--json out.json]
 
@@ -34,16 +37,22 @@ def sync(device):
 
 
 def timeit(fn, device, reps, inner):
+    """Median seconds per call, by the host's clock and by the device's own
+    (timing events around the calls), so host overhead shows as the gap."""
     fn()
     sync(device)
-    samples = []
+    wall, busy = [], []
     for _ in range(reps):
-        start = time.perf_counter()
+        start, end = (torch.Event(device=device, enable_timing=True) for _ in range(2))
+        began = time.perf_counter()
+        start.record()
         for _ in range(inner):
             fn()
+        end.record()
         sync(device)
-        samples.append((time.perf_counter() - start) / inner)
-    return statistics.median(samples)
+        wall.append((time.perf_counter() - began) / inner)
+        busy.append(start.elapsed_time(end) / 1e3 / inner)
+    return statistics.median(wall), statistics.median(busy)
 
 
 def filled(shape, dtype, device, value=1.0):
@@ -212,9 +221,9 @@ def run_case(name, unit, setup, devices, quick):
         reps, inner = (3, 1) if quick else (5, 3)
     for device in devices:
         fn, work = setup(device)
-        seconds = timeit(fn, device, reps, 1 if unit == "us/op" else inner)
-        figures[device] = {"GB/s": work / seconds / 1e9, "TFLOP/s": work / seconds / 1e9,
-                           "us/op": seconds / work * 1e6}[unit]
+        seconds, device_seconds = timeit(fn, device, reps, 1 if unit == "us/op" else inner)
+        for key, t in ((device, seconds), (f"{device} by events", device_seconds)):
+            figures[key] = {"GB/s": work / t / 1e9, "TFLOP/s": work / t / 1e9, "us/op": t / work * 1e6}[unit]
         del fn
     if "cuda" in figures:
         ratio = figures["cuda"] / figures["vulkan"] if unit == "us/op" else figures["vulkan"] / figures["cuda"]
@@ -239,7 +248,7 @@ def main():
     for section in args.only.split(","):
         cases = SECTIONS[section](args.quick) if section == "matmul" else SECTIONS[section](size)
         print(f"\n{section}\n{'case':34s}{'unit':>9s}" + "".join(f"{d:>12s}" for d in devices) +
-              ("   vulkan vs cuda" if len(devices) > 1 else ""))
+              ("     vs cuda" if len(devices) > 1 else "") + "".join(f"{d + ' by events':>18s}" for d in devices))
         if args.match:
             cases = [c for c in cases if any(m in c[0] for m in args.match.split(","))]
         for name, unit, setup in cases:
@@ -250,7 +259,8 @@ def main():
                 continue
             rows.append({"section": section, "case": name, "unit": unit, **figures, "ratio": ratio})
             print(f"{name:34s}{unit:>9s}" + "".join(f"{figures[d]:12.4g}" for d in devices) +
-                  (f"{ratio:12.2f}" if ratio else ""), flush=True)
+                  (f"{ratio:12.2f}" if ratio else "") +
+                  "".join(f"{figures[d + ' by events']:18.4g}" for d in devices), flush=True)
     if args.json:
         with open(args.json, "w") as f:
             json.dump(rows, f, indent=1)

@@ -37,6 +37,7 @@ from .random import (  # noqa: F401
     set_rng_state,
     set_rng_state_all,
 )
+from .streams import Event, current_stream, default_stream, stream  # noqa: F401
 
 
 def get_amp_supported_dtype() -> list[torch.dtype]:

@@ -120,6 +120,7 @@ Capabilities query_capabilities(VkPhysicalDevice device) {
   caps.max_push_constants = limits.maxPushConstantsSize;
   caps.max_allocation_size = maintenance3.maxMemoryAllocationSize;
   caps.min_storage_alignment = limits.minStorageBufferOffsetAlignment;
+  caps.timestamp_period = limits.timestampPeriod;
 
   VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR executable{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR};

@@ -38,6 +38,7 @@ struct Capabilities {
   uint32_t max_push_constants = 0;
   uint64_t max_allocation_size = 0;
   uint64_t min_storage_alignment = 0;
+  float timestamp_period = 0;  // nanoseconds per timestamp tick
 
   // Arithmetic and storage support per type.
   bool float16 = false, bfloat16 = false, float64 = false;

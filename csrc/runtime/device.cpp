@@ -90,8 +90,8 @@ Device::Device(int index, VkPhysicalDevice physical, Capabilities caps)
   bool mappable = type.propertyFlags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT;
 
   pipelines_ = std::make_unique<Pipelines>(device_, caps_);
-  stream_ =
-      std::make_unique<Stream>(device_, queue_, family, caps_, pipelines_->layout(), params_type);
+  stream_ = std::make_unique<Stream>(device_, queue_, family, families[family].timestampValidBits,
+                                     caps_, pipelines_->layout(), params_type);
   memory_ =
       std::make_unique<MemoryPool>(device_, device_type, memory.memoryHeaps[type.heapIndex].size,
                                    caps_.max_allocation_size, mappable, [this] { synchronize(); });

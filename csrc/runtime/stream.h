@@ -1,6 +1,7 @@
 #pragma once
 // A stream records work into command buffers and submits them in batches to
-// the device's compute queue without waiting. Each submitted batch signals the
+// the device's compute queue without waiting: a batch ends after a number of
+// commands or bytes touched. Each submitted batch signals the
 // next value of a timeline semaphore; the host waits on that value only when
 // it must read results.
 //
@@ -29,8 +30,8 @@ struct Access {
 
 class Stream {
  public:
-  Stream(VkDevice device, VkQueue queue, uint32_t queue_family, const Capabilities& caps,
-         VkPipelineLayout layout, uint32_t arena_memory_type);
+  Stream(VkDevice device, VkQueue queue, uint32_t queue_family, uint32_t timestamp_bits,
+         const Capabilities& caps, VkPipelineLayout layout, uint32_t arena_memory_type);
   ~Stream();
   Stream(const Stream&) = delete;
   Stream& operator=(const Stream&) = delete;
@@ -41,31 +42,41 @@ class Stream {
   // value that marks this command's completion.
   uint64_t dispatch(const Kernel& kernel, void* push, uint32_t push_bytes, const void* params,
                     uint32_t params_bytes, uint64_t invocations, std::span<const Access> accesses);
-  uint64_t copy(VkBuffer src, uint64_t src_offset, VkBuffer dst, uint64_t dst_offset, uint64_t bytes,
-                Access read, Access write);
+  uint64_t copy(VkBuffer src, uint64_t src_offset, VkBuffer dst, uint64_t dst_offset,
+                uint64_t bytes, Access read, Access write);
   // Writes host bytes inline in the command buffer: at most 65536 bytes, a multiple of 4.
   uint64_t update(VkBuffer dst, uint64_t offset, const void* data, uint64_t bytes, Access write);
 
-  void flush();                   // submits what is recorded
-  void wait(uint64_t value);      // submits if needed, then blocks until `value` completes
-  void synchronize();             // waits for everything recorded so far
-  uint64_t completed();           // last completed timeline value
-  bool query(uint64_t value);     // true if `value` has completed
-  uint64_t last_value();          // value of the most recently recorded command
+  // Records a GPU timestamp, written once every command recorded before it
+  // has finished. Returns its slot; `*value` gets the timeline value after
+  // which it can be read. Throws if the queue has no timestamps.
+  uint32_t timestamp(uint64_t* value);
+  // The timestamp in nanoseconds on the device's clock; its value must have completed.
+  double timestamp_ns(uint32_t slot);
+  // Gives the slot back once the command that last wrote it has completed.
+  void release_timestamp(uint32_t slot, uint64_t value);
+
+  void flush();                // submits what is recorded
+  void wait(uint64_t value);   // submits if needed, then blocks until `value` completes
+  void synchronize();          // waits for everything recorded so far
+  uint64_t completed();        // last completed timeline value
+  bool query(uint64_t value);  // true if `value` has completed
+  uint64_t last_value();       // value of the most recently recorded command
 
  private:
   struct Batch {
     VkCommandBuffer commands = VK_NULL_HANDLE;
     uint64_t value = 0;
     uint32_t recorded = 0;
+    uint64_t bytes = 0;  // summed spans of the recorded commands
     std::vector<Buffer> arena;  // parameter blocks; the last one is being filled
     uint64_t arena_used = 0;
   };
 
-  Batch& open();                                   // the batch being recorded (begun if needed)
+  Batch& open();  // the batch being recorded (begun if needed)
   void order(Batch& batch, std::span<const Access> accesses);
   uint64_t push_params(Batch& batch, const void* data, uint32_t bytes);
-  void after_record(Batch& batch);
+  void after_record(Batch& batch, uint64_t bytes);
   void submit_locked();
   void recycle_locked(uint64_t done);
   void wait_locked(std::unique_lock<std::mutex>& lock, uint64_t value);
@@ -87,6 +98,11 @@ class Stream {
   std::vector<VkCommandBuffer> spare_commands_;
   std::vector<Buffer> spare_arena_;
   std::vector<Access> pending_reads_, pending_writes_;
+
+  uint32_t timestamp_bits_;
+  float timestamp_period_;  // nanoseconds per tick
+  std::vector<VkQueryPool> query_pools_;
+  std::deque<std::pair<uint32_t, uint64_t>> free_slots_;  // slot, value that must complete first
 };
 
 }  // namespace torchvulkan::rt

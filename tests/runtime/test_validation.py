@@ -50,6 +50,15 @@ torch.randn(10, device="vulkan").cpu()
 for i in range(100):
     q.fill_(i)
 assert q[0].item() == 99.0
+
+# timing events: query pools, resets, timestamps, reused slots
+events = [torch.Event(device="vulkan", enable_timing=True) for _ in range(70)]
+for _ in range(2):
+    for event in events:
+        q.add_(1)
+        event.record()
+    events[-1].synchronize()
+    assert events[0].elapsed_time(events[-1]) >= 0
 del x, d, r, s, q
 torchvulkan.empty_cache()
 torchvulkan.synchronize()
