@@ -42,6 +42,16 @@ uint64_t compute_bits(T v) {
   }
 }
 
+// The shaders' 32-bit division by `size` as a multiply and shift (Granlund and
+// Montgomery): shift = ceil(log2 size), magic = 2^32 (2^shift - size) / size + 1,
+// then n / size = (hi32(n * magic) + n) >> shift for every n < 2^31. Packed as
+// magic | shift << 32. Only used when every index fits in 31 bits.
+uint64_t divider(uint32_t size) {
+  uint64_t shift = std::bit_width(size - 1);
+  uint64_t magic = ((uint64_t(1) << 32) * ((uint64_t(1) << shift) - size)) / size + 1;
+  return (magic & 0xFFFFFFFFu) | shift << 32;
+}
+
 }  // namespace
 
 uint64_t scalar_bits(const c10::Scalar& value, c10::ScalarType type) {
@@ -105,14 +115,19 @@ void launch_elementwise(std::string_view kernel, const at::TensorIteratorBase& i
   const rt::Kernel& pipeline = dev.pipelines().get(kernel);
 
   int ndim = iter.ndim();
-  std::vector<int64_t> meta(static_cast<size_t>(ndim) * (1 + ntensors));
+  // sizes, dividers, then each operand's strides (shaders/common/strided.glsl)
+  std::vector<int64_t> meta(static_cast<size_t>(ndim) * (2 + ntensors));
   Args args{};
   args.numel = static_cast<uint64_t>(numel);
-  args.ndim = static_cast<uint32_t>(ndim);
+  args.ndim = static_cast<uint32_t>(ndim) | static_cast<uint32_t>(ntensors) << 8;
   std::copy(scalars.begin(), scalars.end(), args.scalar);
   std::vector<rt::Access> accesses = extra;
   bool index32 = numel < INT32_MAX;
-  for (int d = 0; d < ndim; ++d) meta[d] = iter.shape()[d];
+  for (int d = 0; d < ndim; ++d) {
+    meta[d] = iter.shape()[d];
+    meta[ndim + d] =
+        static_cast<int64_t>(divider(static_cast<uint32_t>(std::min<int64_t>(meta[d], INT32_MAX))));
+  }
   for (int op = 0; op < ntensors; ++op) {
     if (iter.is_cpu_scalar(op)) {
       // A host scalar (a wrapped Python number) travels in the parameter
@@ -123,14 +138,14 @@ void launch_elementwise(std::string_view kernel, const at::TensorIteratorBase& i
       size_t at = meta.size();
       meta.resize(at + 1);
       std::memcpy(&meta[at], value.const_data_ptr(), value.element_size());
-      for (int d = 0; d < ndim; ++d) meta[ndim * (1 + op) + d] = 0;
+      for (int d = 0; d < ndim; ++d) meta[ndim * (2 + op) + d] = 0;
       continue;
     }
     args.ptr[op] = reinterpret_cast<uint64_t>(iter.data_ptr(op));
     auto strides = iter.strides(op);
     int64_t low = 0, high = 0;
     for (int d = 0; d < ndim; ++d) {
-      meta[ndim * (1 + op) + d] = strides[d];
+      meta[ndim * (2 + op) + d] = strides[d];
       int64_t extent = (iter.shape()[d] - 1) * strides[d];
       (extent < 0 ? low : high) += extent;
     }
@@ -156,11 +171,13 @@ void launch_elementwise(std::string_view kernel, const at::TensorIteratorBase& i
   }
   args.flags |= static_cast<uint32_t>(std::countr_zero(vector)) << kVectorShift;
   // A contiguous launch needs no metadata: addresses come from the element sizes.
-  uint32_t meta_bytes = (args.flags & kContiguous) ? 0 : static_cast<uint32_t>(meta.size() * sizeof(int64_t));
+  uint32_t meta_bytes =
+      (args.flags & kContiguous) ? 0 : static_cast<uint32_t>(meta.size() * sizeof(int64_t));
   // kPerInvocation steps each, of one element or one vector.
   uint64_t per_invocation = kPerInvocation * vector;
   uint64_t invocations = (static_cast<uint64_t>(numel) + per_invocation - 1) / per_invocation;
-  dev.stream().dispatch(pipeline, &args, sizeof(args), meta.data(), meta_bytes, invocations, accesses);
+  dev.stream().dispatch(pipeline, &args, sizeof(args), meta.data(), meta_bytes, invocations,
+                        accesses);
 }
 
 }  // namespace torchvulkan
