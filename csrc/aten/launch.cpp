@@ -119,7 +119,7 @@ void launch_elementwise(std::string_view kernel, const at::TensorIteratorBase& i
   std::vector<int64_t> meta(static_cast<size_t>(ndim) * (2 + ntensors));
   Args args{};
   args.numel = static_cast<uint64_t>(numel);
-  args.ndim = static_cast<uint32_t>(ndim) | static_cast<uint32_t>(ntensors) << 8;
+  args.ndim = static_cast<uint32_t>(ndim);
   std::copy(scalars.begin(), scalars.end(), args.scalar);
   std::vector<rt::Access> accesses = extra;
   bool index32 = numel < INT32_MAX;
