@@ -168,6 +168,8 @@ PYBIND11_MODULE(_C, m) {
     }
     return out;
   });
+  m.def("native_half",
+        [](int index) { return device(static_cast<c10::DeviceIndex>(index)).native_half(); });
   m.def("kernel_names", [] {
     std::vector<std::string> out;
     for (size_t i = 0; i < rt::kNumEmbeddedKernels; ++i)

@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "runtime/error.h"
+#include "runtime/half_probe.h"
 
 namespace torchvulkan::rt {
 
@@ -96,6 +97,7 @@ Device::Device(int index, VkPhysicalDevice physical, Capabilities caps)
       std::make_unique<MemoryPool>(device_, device_type, memory.memoryHeaps[type.heapIndex].size,
                                    caps_.max_allocation_size, mappable, [this] { synchronize(); });
   host_ = std::make_unique<HostPool>(device_, host_type, [this] { return stream_->completed(); });
+  native_half_ = probe_native_half(*pipelines_, *stream_, *memory_, *host_);
 }
 
 Device::~Device() {

@@ -28,6 +28,8 @@ class Device {
   HostPool& host() { return *host_; }
   Stream& stream() { return *stream_; }
   Pipelines& pipelines() { return *pipelines_; }
+  // Whether kernels convert float to half with the driver's instruction (half_probe.h).
+  bool native_half() const { return native_half_; }
 
   // A device address of this device's memory or a pinned host pointer.
   std::optional<Location> locate(uint64_t address);
@@ -45,6 +47,7 @@ class Device {
   std::unique_ptr<Stream> stream_;
   std::unique_ptr<MemoryPool> memory_;
   std::unique_ptr<HostPool> host_;
+  bool native_half_ = false;
 };
 
 }  // namespace torchvulkan::rt

@@ -109,8 +109,10 @@ VkPipeline Pipelines::create(const EmbeddedKernel& embedded, VkPipelineCreateFla
   VkShaderModule module;
   check(vkCreateShaderModule(device_, &module_info, nullptr, &module), "vkCreateShaderModule");
 
-  VkSpecializationMapEntry entry{0, 0, sizeof(uint32_t)};
-  VkSpecializationInfo spec{1, &entry, sizeof(uint32_t), &workgroup_size_};
+  const uint32_t constants[] = {workgroup_size_, native_half_};
+  const VkSpecializationMapEntry entries[] = {{0, 0, sizeof(uint32_t)},
+                                              {1, sizeof(uint32_t), sizeof(VkBool32)}};
+  VkSpecializationInfo spec{2, entries, sizeof(constants), constants};
   VkComputePipelineCreateInfo info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
   info.flags = flags;
   info.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO};

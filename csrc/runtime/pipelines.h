@@ -40,6 +40,10 @@ class Pipelines {
   const Kernel& get(std::string_view name);
   bool available(std::string_view name);
   VkPipelineLayout layout() const { return layout_; }
+  // Specialization constant 1 of every kernel: the driver's float -> half
+  // conversion rounds exactly (see half_probe.h). Takes effect for pipelines
+  // created afterwards.
+  void set_native_half(bool native) { native_half_ = native ? VK_TRUE : VK_FALSE; }
   void save_cache();
   // The driver's compiler statistics for a kernel, from a pipeline built
   // for the question (so the pipelines in use never pay for the capture).
@@ -54,6 +58,7 @@ class Pipelines {
   uint32_t features_ = 0;
   bool capture_statistics_ = false;
   uint32_t workgroup_size_ = 0;
+  VkBool32 native_half_ = VK_FALSE;
   VkPipelineLayout layout_ = VK_NULL_HANDLE;
   VkPipelineCache cache_ = VK_NULL_HANDLE;
   std::string cache_path_;

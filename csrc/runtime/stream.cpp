@@ -1,6 +1,7 @@
 #include "runtime/stream.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 
@@ -23,6 +24,11 @@ constexpr uint64_t kArenaChunk = 256 << 10;
 // Hazard lists longer than this are cut short with a barrier.
 constexpr size_t kMaxPending = 256;
 constexpr uint32_t kQueriesPerPool = 64;
+// A waiting host first polls the timeline this long before it blocks: a
+// blocking wait wakes tens of microseconds after the GPU is done, as much as
+// a whole small op costs. Not on CPU drivers, where the polling thread would
+// take a core from the driver's own workers.
+constexpr int64_t kDefaultSpinMicroseconds = 200;
 
 bool overlaps(const Access& a, const Access& b) {
   return a.begin < b.end && b.begin < a.end;
@@ -41,6 +47,10 @@ Stream::Stream(VkDevice device, VkQueue queue, uint32_t queue_family, uint32_t t
       timestamp_period_(caps.timestamp_period) {
   const char* env = std::getenv("TORCHVULKAN_BATCH");
   batch_limit_ = env && std::atoi(env) > 0 ? static_cast<uint32_t>(std::atoi(env)) : kDefaultBatch;
+  const char* spin = std::getenv("TORCHVULKAN_SPIN_US");
+  spin_ = std::chrono::microseconds(spin                        ? std::max(0, std::atoi(spin))
+                                    : caps.device_type == "cpu" ? 0
+                                                                : kDefaultSpinMicroseconds);
 
   VkCommandPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
   pool_info.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
@@ -306,6 +316,9 @@ void Stream::wait_locked(std::unique_lock<std::mutex>& lock, uint64_t value) {
   if (current_.commands && value >= current_.value) submit_locked();
   value = std::min(value, submitted_);
   lock.unlock();  // other threads may record while this one waits
+  auto deadline = std::chrono::steady_clock::now() + spin_;
+  while (completed() < value && std::chrono::steady_clock::now() < deadline) {
+  }
   VkSemaphoreWaitInfo wait{VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO};
   wait.semaphoreCount = 1;
   wait.pSemaphores = &timeline_;

@@ -12,6 +12,7 @@
 // holds across batches, and it is what makes reusing a freed block safe.
 #include <volk.h>
 
+#include <chrono>
 #include <cstdint>
 #include <deque>
 #include <mutex>
@@ -87,6 +88,7 @@ class Stream {
   uint32_t arena_memory_type_;
   std::array<uint32_t, 3> max_groups_;
   uint32_t batch_limit_;
+  std::chrono::microseconds spin_;  // polling before a blocking wait
 
   std::mutex mutex_;
   VkCommandPool pool_ = VK_NULL_HANDLE;

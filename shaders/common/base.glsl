@@ -30,9 +30,17 @@ uint64_t global_index() {
   return group * gl_WorkGroupSize.x + gl_LocalInvocationID.x;
 }
 
-// float -> IEEE half bits, round to nearest even; NaN becomes 0x7E00 as in c10::Half.
-// Written out because packHalf2x16 leaves the rounding mode to the driver.
-uint f32_to_f16_bits(float f) {
+// Whether the driver's float -> half conversion (packHalf2x16) rounds to
+// nearest even, denormals included, on every input: the host tests it once
+// per device (csrc/runtime/half_probe.cpp) and sets this constant. The
+// written-out conversion below costs ~15 integer operations a value, a
+// quarter of a float16 kernel's time at full bandwidth on the H200.
+layout(constant_id = 1) const bool kNativeHalf = false;
+
+// float -> IEEE half bits, round to nearest even, written out because
+// packHalf2x16 leaves the rounding mode to the driver; NaN becomes 0x7E00 as
+// in c10::Half.
+uint f32_to_f16_bits_exact(float f) {
   uint x = floatBitsToUint(f);
   uint sign = (x >> 16) & 0x8000u;
   uint ax = x & 0x7FFFFFFFu;
@@ -44,6 +52,11 @@ uint f32_to_f16_bits(float f) {
   uint r = ax - 0x38000000u;  // rebias the exponent from 127 to 15
   r += 0xFFFu + ((r >> 13) & 1u);
   return sign | (r >> 13);
+}
+
+uint f32_to_f16_bits(float f) {
+  if (!kNativeHalf) return f32_to_f16_bits_exact(f);
+  return isnan(f) ? (floatBitsToUint(f) >> 16) & 0x8000u | 0x7E00u : packHalf2x16(vec2(f, 0.0));
 }
 
 // float -> bfloat16 bits, round to nearest even; NaN becomes 0x7FC0 as in c10::BFloat16.
