@@ -33,8 +33,8 @@ uint64_t global_index() {
 // Whether the driver's float -> half conversion (packHalf2x16) rounds to
 // nearest even, denormals included, on every input: the host tests it once
 // per device (csrc/runtime/half_probe.cpp) and sets this constant. The
-// written-out conversion below costs ~15 integer operations a value, a
-// quarter of a float16 kernel's time at full bandwidth on the H200.
+// written-out conversion below costs ~15 integer operations a value: on the
+// H200, float16 gelu ran 27% faster and add 5% faster without it.
 layout(constant_id = 1) const bool kNativeHalf = false;
 
 // float -> IEEE half bits, round to nearest even, written out because
