@@ -1,6 +1,7 @@
 """The device queue: asynchronous work, synchronize, events, threads."""
 
 import threading
+import time
 
 import torch
 
@@ -76,6 +77,33 @@ def test_event_elapsed_ordering(no_fallback):
     end.record()
     end.synchronize()
     assert start.query() and end.query()
+
+
+def test_large_op_starts_without_synchronize(no_fallback):
+    # A command spanning 64 MiB or more is submitted at once while the queue
+    # is short (csrc/runtime/stream.cpp), so its event completes untouched.
+    big = torch.zeros(16 << 20, device="vulkan")  # 64 MiB
+    torch.vulkan.synchronize()
+    big.fill_(1.0)
+    e = torch.Event(device="vulkan")
+    e.record()
+    deadline = time.monotonic() + 60
+    while not e.query() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert e.query()
+
+
+def test_small_ops_wait_for_their_batch(no_fallback):
+    # Without a synchronize, a few small commands stay in the batch being
+    # recorded: batches are submitted by count or size, not per command.
+    torch.vulkan.synchronize()
+    torch.zeros(16, device="vulkan").fill_(2.0)
+    e = torch.Event(device="vulkan")
+    e.record()
+    time.sleep(0.2)
+    assert not e.query()
+    e.synchronize()
+    assert e.query()
 
 
 def test_current_stream_is_vulkan():
