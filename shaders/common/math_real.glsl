@@ -142,6 +142,7 @@ R erfc_tail(R a) {  // erfc(a) for a in [1.25, 28)
   return m_exp(-z * z - C(0.5625LF)) * m_exp(rest) / a;
 }
 
+#ifndef R_HAS_ERF  // math.glsl has its own float erf
 R m_erf(R x) {
   R a = abs(x);
   if (a < C(0.84375LF)) return x + x * erf_small_ratio(x * x);
@@ -155,6 +156,7 @@ R m_erf(R x) {
   }
   return x < C(0.0LF) ? -r : r;
 }
+#endif
 
 R m_erfc(R x) {
   if (isnan(x)) return x;
