@@ -1,7 +1,8 @@
-// index_select and the embedding backward (embedding itself is ATen's
+// index_select, the embedding backward and max_norm renorm (embedding itself is ATen's
 // composite over index_select): a gather and an atomic scatter-add. Dim 0 of
 // a contiguous tensor, embedding's case, is a whole-row gather
 // (shaders/index/rows.comp); other dims take the elementwise gather.
+#include <ATen/TensorOperators.h>
 #include <ATen/native/Resize.h>
 #include <ATen/ops/div.h>
 #include <ATen/ops/empty.h>
@@ -118,12 +119,32 @@ at::Tensor embedding_dense_backward(const at::Tensor& grad_output, const at::Ten
   return grad_weight;
 }
 
+// Rows of `self` that `indices` names, scaled down to norm max_norm where their
+// norm is larger (F.embedding's max_norm). A gathered copy is scaled and
+// written back, so an index that repeats writes the same row twice instead of
+// scaling it twice; ATen's CPU kernel sorts the indices to visit each once.
+at::Tensor& embedding_renorm_(at::Tensor& self, const at::Tensor& indices, double max_norm, double norm_type) {
+  TORCH_CHECK(self.dim() == 2, "embedding_renorm_: expected a 2-D weight, but got ", self.dim(), "-D");
+  TORCH_CHECK(indices.scalar_type() == at::kLong || indices.scalar_type() == at::kInt,
+              "embedding_renorm_: expected indices of type Long or Int, but got ", indices.scalar_type());
+  if (indices.numel() == 0) return self;
+  at::Tensor idx = indices.reshape({-1});
+  at::Tensor rows = self.index_select(0, idx);
+  // 16-bit rows are measured and scaled in float32, as CUDA's kernel does.
+  c10::ScalarType acc = self.scalar_type() == at::kDouble ? at::kDouble : at::kFloat;
+  at::Tensor norms = at::linalg_vector_norm(rows, norm_type, at::IntArrayRef{1}, /*keepdim=*/true, acc);
+  at::Tensor scale = at::where(norms > max_norm, max_norm / (norms + 1e-7), at::ones_like(norms));
+  self.index_put_({idx}, (rows.to(acc) * scale).to(self.scalar_type()));
+  return self;
+}
+
 }  // namespace
 
 TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("index_select", index_select);
   m.impl("index_select.out", index_select_out);
   m.impl("embedding_dense_backward", embedding_dense_backward);
+  m.impl("embedding_renorm_", embedding_renorm_);
 }
 
 }  // namespace torchvulkan

@@ -10,16 +10,34 @@ REDUCE_OPS = [("scatter_reduce", r) for r in ["sum", "prod", "mean", "amax", "am
 
 @parametrize(OPS)
 def test_opinfo(op, dtype, variant, no_fallback):
-    if op.name == "nn.functional.embedding":
-        pytest.xfail("max_norm samples need aten::embedding_renorm_, not native yet")
     check_op(op, dtype, variant)
 
 
 @parametrize(REDUCE_OPS)
 def test_scatter_reduce(op, dtype, variant, no_fallback):
-    if op.variant_test_name == "mean":
-        pytest.xfail("ATen's mean divides by counts with masked_fill_ and div(rounding_mode), not native yet")
     check_op(op, dtype, variant)
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float16, torch.bfloat16])
+@pytest.mark.parametrize("norm_type", [1.0, 2.0, float("inf")])
+def test_embedding_renorm_scales_each_named_row_once(dtype, norm_type, no_fallback):
+    weight = (torch.randn(8, 5) * 3).to(dtype)
+    weight[6] = 0.01  # named but already within max_norm
+    idx = torch.tensor([[0, 2, 2, 7], [6, 0, 2, 3]])  # repeated indices
+    expected = weight.clone()
+    torch.embedding_renorm_(expected, idx, 1.5, norm_type)
+    actual = weight.to("vulkan")
+    torch.embedding_renorm_(actual, idx.to("vulkan"), 1.5, norm_type)
+    tol = {torch.float32: 1e-6, torch.float16: 1e-3, torch.bfloat16: 1e-2}[dtype]
+    torch.testing.assert_close(actual.cpu(), expected, rtol=tol, atol=tol)
+    assert torch.equal(actual.cpu()[[1, 4, 5]], weight[[1, 4, 5]])  # rows not named stay
+
+
+def test_embedding_renorm_errors(no_fallback):
+    with pytest.raises(RuntimeError, match="2-D"):
+        torch.embedding_renorm_(torch.ones(3, device="vulkan"), torch.tensor([0], device="vulkan"), 1.0, 2.0)
+    with pytest.raises(RuntimeError, match="Long or Int"):
+        torch.embedding_renorm_(torch.ones(3, 2, device="vulkan"), torch.tensor([0.0], device="vulkan"), 1.0, 2.0)
 
 
 def test_embedding_backward(no_fallback):

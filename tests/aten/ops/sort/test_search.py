@@ -3,15 +3,6 @@ import torch
 
 from tests.opinfo import _compare, _to_device, check_op, parametrize
 
-# ATen checks a sorter's range with aminmax, which is not native on this branch yet.
-AMINMAX_NATIVE = torch._C._dispatch_has_kernel_for_dispatch_key("aten::aminmax.out", "PrivateUse1")
-
-
-def needs_aminmax():
-    if not AMINMAX_NATIVE:
-        pytest.xfail("searchsorted's sorter check calls aminmax, not native here")
-
-
 @parametrize(["searchsorted", "bucketize"], variants=["functional", "out"])
 def test_opinfo(op, dtype, variant, no_fallback):
     check_op(op, dtype, variant)
@@ -21,8 +12,6 @@ def test_opinfo(op, dtype, variant, no_fallback):
 @parametrize(["searchsorted", "bucketize"], variants=["functional"])
 def test_all_samples(op, dtype, variant, no_fallback):
     for sample in op.sample_inputs("cpu", dtype):
-        if sample.kwargs.get("sorter") is not None and sample.kwargs["sorter"].numel():
-            needs_aminmax()
         expected = op(sample.input, *sample.args, **sample.kwargs)
         actual = op(_to_device(sample.input), *_to_device(sample.args),
                     **{k: _to_device(v) for k, v in sample.kwargs.items()})
@@ -49,7 +38,6 @@ def test_searchsorted_special_values(right, no_fallback):
 
 
 def test_searchsorted_sorter_and_promotion(no_fallback):
-    needs_aminmax()
     unsorted = torch.tensor([[5, 1, 3, 3, 9], [0, -2, 7, 4, 4]])
     sorter = torch.argsort(unsorted, stable=True)
     values = torch.tensor([[3.5, 3, 10], [4, -3, 0.5]])
