@@ -1,5 +1,11 @@
 // The op of a unary variant (OP_<name>), on X's compute type. The m_<name>
 // functions are in common/math.glsl (float) and common/math64.glsl (double).
+
+// Odd functions that leave zero at zero give a zero argument back as it is:
+// -0.0 must stay -0.0, as IEEE and the CPU keep it, but range reductions
+// (x - k c with k = -0.0 is +0.0) and lavapipe's sqrt drop the sign.
+X_T keep_zero(X_T x, X_T fx) { return x == X_T(0) ? x : fx; }
+
 #if defined(OP_neg)
 X_T op(X_T x) { return -x; }
 #elif defined(OP_abs)
@@ -11,7 +17,7 @@ X_T op(X_T x) { return X_CAST(X_T(0) < x) - X_CAST(x < X_T(0)); }
 #elif defined(OP_reciprocal)
 X_T op(X_T x) { return X_T(1) / x; }
 #elif defined(OP_sqrt)
-X_T op(X_T x) { return sqrt(x); }
+X_T op(X_T x) { return keep_zero(x, sqrt(x)); }
 #elif defined(OP_rsqrt)
 X_T op(X_T x) { return X_T(1) / sqrt(x); }
 #elif defined(OP_exp)
@@ -19,7 +25,7 @@ X_T op(X_T x) { return m_exp(x); }
 #elif defined(OP_exp2)
 X_T op(X_T x) { return m_exp2(x); }
 #elif defined(OP_expm1)
-X_T op(X_T x) { return m_expm1(x); }
+X_T op(X_T x) { return keep_zero(x, m_expm1(x)); }
 #elif defined(OP_log)
 X_T op(X_T x) { return m_log(x); }
 #elif defined(OP_log2)
@@ -29,29 +35,29 @@ X_T op(X_T x) { return m_log10(x); }
 #elif defined(OP_log1p)
 X_T op(X_T x) { return m_log1p(x); }
 #elif defined(OP_sin)
-X_T op(X_T x) { return m_sin(x); }
+X_T op(X_T x) { return keep_zero(x, m_sin(x)); }
 #elif defined(OP_cos)
 X_T op(X_T x) { return m_cos(x); }
 #elif defined(OP_tan)
-X_T op(X_T x) { return m_tan(x); }
+X_T op(X_T x) { return keep_zero(x, m_tan(x)); }
 #elif defined(OP_asin)
-X_T op(X_T x) { return m_asin(x); }
+X_T op(X_T x) { return keep_zero(x, m_asin(x)); }
 #elif defined(OP_acos)
 X_T op(X_T x) { return m_acos(x); }
 #elif defined(OP_atan)
-X_T op(X_T x) { return m_atan(x); }
+X_T op(X_T x) { return keep_zero(x, m_atan(x)); }
 #elif defined(OP_sinh)
-X_T op(X_T x) { return m_sinh(x); }
+X_T op(X_T x) { return keep_zero(x, m_sinh(x)); }
 #elif defined(OP_cosh)
 X_T op(X_T x) { return m_cosh(x); }
 #elif defined(OP_tanh)
-X_T op(X_T x) { return m_tanh(x); }
+X_T op(X_T x) { return keep_zero(x, m_tanh(x)); }
 #elif defined(OP_asinh)
-X_T op(X_T x) { return m_asinh(x); }
+X_T op(X_T x) { return keep_zero(x, m_asinh(x)); }
 #elif defined(OP_acosh)
 X_T op(X_T x) { return m_acosh(x); }
 #elif defined(OP_atanh)
-X_T op(X_T x) { return m_atanh(x); }
+X_T op(X_T x) { return keep_zero(x, m_atanh(x)); }
 #elif defined(OP_sigmoid)
 X_T op(X_T x) { return m_sigmoid(x); }
 #elif defined(OP_logit)  // scalars: the clamp bounds lo, hi and whether to clamp
@@ -60,11 +66,11 @@ X_T op(X_T x) {
   return x == X_T(1) ? X_T(kInf) : m_log(x / (X_T(1) - x));
 }
 #elif defined(OP_erf)
-X_T op(X_T x) { return m_erf(x); }
+X_T op(X_T x) { return keep_zero(x, m_erf(x)); }
 #elif defined(OP_erfc)
 X_T op(X_T x) { return m_erfc(x); }
 #elif defined(OP_erfinv)
-X_T op(X_T x) { return m_erfinv(x); }
+X_T op(X_T x) { return keep_zero(x, m_erfinv(x)); }
 #elif defined(OP_lgamma)
 X_T op(X_T x) { return m_lgamma(x); }
 #elif defined(OP_digamma)
