@@ -15,6 +15,8 @@ cross entropy, Adam).
 
 import argparse
 import collections
+import subprocess
+import sys
 import time
 
 import torch
@@ -97,6 +99,14 @@ def main():
     parser.add_argument("--top", type=int, default=25)
     args = parser.parse_args()
     devices = [d for d in args.devices.split(",") if d != "cuda" or torch.cuda.is_available()]
+    if len(devices) > 1:
+        # One process per device: PyTorch's autograd engine asserts
+        # (opt_ready_stream && opt_parent_stream) when one process runs
+        # backward on cuda after a PrivateUse1 device.
+        for device in devices:
+            subprocess.run([sys.executable, __file__, "--h", str(args.h), "--devices", device,
+                            "--reps", str(args.reps), "--top", str(args.top)], check=True)
+        return
     for device in devices:
         wall, totals, counts = profile(device, args.h, args.reps)
         print(f"\n{device}, h={args.h}: step {wall:.0f} us by the host's clock, "

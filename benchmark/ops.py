@@ -107,7 +107,14 @@ def elementwise_cases(size):
 
         return run, 1000
 
+    def foreach_addcdiv(device):
+        # Adam's _foreach_addcdiv_ over the MNIST benchmark's parameters at h = 65536, float16.
+        shapes = [(65536, 784), (65536,), (10, 65536), (10,)]
+        p, a, b = ([filled(s, torch.float16, device, v) for s in shapes] for v in (1.0, 0.5, 2.0))
+        return (lambda: torch._foreach_addcdiv_(p, a, b, value=-1e-6)), 4 * sum(t.nbytes for t in p)
+
     return cases + [("transposed add f32", "GB/s", transposed_add), ("convert f32->bf16", "GB/s", convert),
+                    ("foreach addcdiv_, Adam's lists f16", "GB/s", foreach_addcdiv),
                     ("1000 dependent adds, 4096 f32", "us/op", chain)]
 
 

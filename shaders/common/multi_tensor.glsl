@@ -12,12 +12,15 @@ layout(push_constant) uniform Args {
   uint entry_words;
   uint flags;          // bit k: operand k reads its element 0 only (a 0-dim tensor);
                        // bit 16 + k: operand k is the value of scalar slot 3;
-                       // bits 24..27: 1 + the scalar slot replaced by the per-tensor word
+                       // bits 24..27: 1 + the scalar slot replaced by the per-tensor word;
+                       // bit 28: VEC-element steps (FOR_EACH_CHUNK_ELEMENT_VECTORIZED)
 } args;
 
-layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer Table { uint64_t v[]; };
+// restrict: no tensor store writes the table, so its words may stay in registers.
+layout(buffer_reference, std430, buffer_reference_align = 8) restrict readonly buffer Table { uint64_t v[]; };
 
 const uint kPerInvocation = 4;
+const uint kVectorSteps = 1u << 28;
 #define kChunk (gl_WorkGroupSize.x * kPerInvocation)
 
 uint mt_entry;  // this workgroup's tensor
@@ -69,4 +72,27 @@ bool mt_locate() {
     uint64_t i = mt_first + uint64_t(k) * gl_WorkGroupSize.x;                                   \
     if (i >= mt_n) break;                                                                       \
     element(i);                                                                                 \
+  }
+
+// The same with VEC-element steps where the host chose them (a kernel with
+// elementv, every tensor 16-byte aligned; chunks then hold kChunk * VEC
+// elements): each invocation takes kPerInvocation steps of VEC consecutive
+// elements, a workgroup's width apart, as 16-byte accesses (2-byte elements
+// one at a time reach half the bandwidth); a ragged end goes element by
+// element.
+#define FOR_EACH_CHUNK_ELEMENT_VECTORIZED(element, elementv)                                     \
+  if ((args.flags & kVectorSteps) == 0u) {                                                       \
+    FOR_EACH_CHUNK_ELEMENT(element)                                                              \
+  } else {                                                                                       \
+    if (!mt_locate()) return;                                                                    \
+    uint64_t mt_first = (mt_group() - mt_word(1)) * kChunk + gl_LocalInvocationID.x;            \
+    uint64_t mt_n = mt_numel();                                                                  \
+    for (uint k = 0; k < kPerInvocation; ++k) {                                                  \
+      uint64_t i = (mt_first + uint64_t(k) * gl_WorkGroupSize.x) * VEC;                          \
+      if (i + VEC <= mt_n) {                                                                     \
+        elementv(i);                                                                             \
+      } else {                                                                                   \
+        for (uint64_t j = i; j < mt_n; ++j) element(j);                                          \
+      }                                                                                          \
+    }                                                                                            \
   }

@@ -23,6 +23,7 @@ std::vector<at::Tensor> empty_like(TensorList self) {
 void run(const std::string& kernel, TensorList out, std::vector<MultiOperand> inputs,
          MultiLaunch launch) {
   inputs.insert(inputs.begin(), MultiOperand::list(out, true));
+  launch.vector = true;  // the foreach_* kernels have a vector path
   multi_tensor_apply(kernel, inputs, launch);
 }
 

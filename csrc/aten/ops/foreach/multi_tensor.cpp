@@ -21,6 +21,7 @@ struct Args {
 };
 constexpr uint64_t kPerInvocation = 4;
 constexpr uint32_t kScalarOperand = 1u << 16;
+constexpr uint32_t kVectorSteps = 1u << 28;
 // Tensors per dispatch: bounds the table (and the hazard list) of one dispatch.
 constexpr size_t kMaxTensors = 256;
 
@@ -40,8 +41,17 @@ void multi_tensor_apply(std::string_view kernel, const std::vector<MultiOperand>
   }
   rt::Device& dev = device_for(first[0]);
   const rt::Kernel& pipeline = dev.pipelines().get(kernel);
-  const uint64_t chunk = pipeline.workgroup_size * kPerInvocation;
   const uint32_t words = 3 + static_cast<uint32_t>(operands.size());
+  // Vector steps move 16 bytes of the kernel's dtype, at least 4 elements
+  // (VEC in shaders/compile.py), so chunks are that many times longer.
+  bool aligned = launch.vector;
+  for (const MultiOperand& op : operands) {
+    if (op.first_element) continue;
+    for (const at::Tensor& t : op.tensors) aligned = aligned && address(t) % 16 == 0;
+  }
+  const uint64_t vector =
+      aligned ? std::max<uint64_t>(4, 16 / static_cast<uint64_t>(first[0].element_size())) : 1;
+  const uint64_t chunk = pipeline.workgroup_size * kPerInvocation * vector;
 
   Args args{};
   std::copy(launch.scalars.begin(), launch.scalars.end(), args.scalar);
@@ -52,6 +62,7 @@ void multi_tensor_apply(std::string_view kernel, const std::vector<MultiOperand>
                           "torchvulkan: scalar operands are operands 0 to 3");
     if (operands[k].scalar) args.flags |= kScalarOperand << k;
   }
+  if (aligned) args.flags |= kVectorSteps;
   if (launch.per_tensor_slot >= 0)
     args.flags |= static_cast<uint32_t>(launch.per_tensor_slot + 1) << 24;
 

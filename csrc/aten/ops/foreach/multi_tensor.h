@@ -33,6 +33,9 @@ struct MultiLaunch {
   // When set, scalar slot `per_tensor_slot` takes per_tensor[t] for tensor t.
   int per_tensor_slot = -1;
   std::vector<uint64_t> per_tensor;
+  // The kernel has a vector path (FOR_EACH_CHUNK_ELEMENT_VECTORIZED): taken
+  // when every tensor is 16-byte aligned.
+  bool vector = false;
 };
 
 // Runs `kernel` over the tensors of operands[0] (their numel sets the work).

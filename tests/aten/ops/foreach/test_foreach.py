@@ -192,6 +192,38 @@ def test_addcmul_int(dtype, no_fallback):
     check("addcmul", dtype, [tensors(dtype, 0), tensors(dtype, 1), tensors(dtype, 2)], 2)
 
 
+# Lengths around the vector steps (16 bytes, at least 4 elements) and the
+# chunks of 1024 steps a workgroup takes; tensors at a 4-byte offset take the
+# element path for the whole launch.
+VECTOR_SHAPES = [(8192 * 2 + 9,), (4097,), (13,), (3,), (), (64, 33)]
+
+
+@pytest.mark.parametrize("dtype", FLOATS + INTS, ids=str)
+@pytest.mark.parametrize("misaligned", [False, True], ids=["aligned", "misaligned"])
+def test_vector_steps_and_ragged_ends(dtype, misaligned, no_fallback):
+    def lists(seed):
+        out = tensors(dtype, seed, positive=True, shapes=VECTOR_SHAPES)
+        return [torch.cat([torch.ones(1, dtype=dtype), t.flatten()])[1:].view(t.shape) if misaligned else t
+                for t in out]
+
+    def on_vulkan(ts):
+        if not misaligned:
+            return to_vulkan(ts)
+        return [torch.cat([torch.ones(1, dtype=dtype), t.flatten()]).to("vulkan")[1:].view(t.shape) for t in ts]
+
+    a, b, c = lists(0), lists(1), lists(2)
+    cases = [("add", [a, b], {"alpha": 2}), ("mul", [a], {"scalar": 3}), ("addcmul", [a, b, c], {"value": 2}),
+             ("mul", [a, torch.tensor(2, dtype=dtype)], {})]
+    if dtype.is_floating_point:
+        cases += [("sqrt", [a], {}), ("addcdiv", [a, b, c], {"value": 0.5})]
+    for name, inputs, kwargs in cases:
+        expected = getattr(torch, f"_foreach_{name}")(*inputs, **kwargs)
+        args = [on_vulkan(i) if isinstance(i, list) else i.to("vulkan") for i in inputs]
+        assert_lists_close(getattr(torch, f"_foreach_{name}")(*args, **kwargs), expected, dtype)
+        getattr(torch, f"_foreach_{name}_")(*args, **kwargs)
+        assert_lists_close(args[0], expected, dtype)
+
+
 # Other orders take ATen's slow path: linalg_vector_norm per tensor, another branch's kernel.
 SLOW_NORM = pytest.mark.xfail(
     not torch._C._dispatch_has_kernel_for_dispatch_key("aten::linalg_vector_norm", "PrivateUse1"),
