@@ -22,8 +22,6 @@ import time
 import torch
 from torch.utils._python_dispatch import TorchDispatchMode
 
-import torchvulkan  # noqa: F401  (registers the device)
-
 BATCH = 128
 
 
@@ -56,6 +54,8 @@ class EventTimer(TorchDispatchMode):
 
 
 def profile(device, h, reps):
+    if device == "vulkan":
+        import torchvulkan  # noqa: F401  (registers the device)
     torch.manual_seed(0)
     model = torch.nn.Sequential(torch.nn.Flatten(), torch.nn.Linear(784, h), torch.nn.ReLU(),
                                 torch.nn.Linear(h, 10)).to(device=device, dtype=torch.float16)
@@ -100,9 +100,11 @@ def main():
     args = parser.parse_args()
     devices = [d for d in args.devices.split(",") if d != "cuda" or torch.cuda.is_available()]
     if len(devices) > 1:
-        # One process per device: PyTorch's autograd engine asserts
-        # (opt_ready_stream && opt_parent_stream) when one process runs
-        # backward on cuda after a PrivateUse1 device.
+        # One process per device, and torchvulkan imported only in the vulkan
+        # one: once a PrivateUse1 backend is registered, PyTorch takes it for
+        # the accelerator and a cuda backward fails its autograd engine's
+        # "opt_ready_stream && opt_parent_stream" assertion
+        # (pytorch/pytorch#161129).
         for device in devices:
             subprocess.run([sys.executable, __file__, "--h", str(args.h), "--devices", device,
                             "--reps", str(args.reps), "--top", str(args.top)], check=True)
