@@ -2,7 +2,9 @@
 // and shape; gemm() computes. linear and matmul stay PyTorch's composites and
 // land here.
 #include <ATen/core/ATen_fwd.h>
+#include <ATen/native/Resize.h>
 #include <ATen/ops/_addmm_activation_meta.h>
+#include <ATen/ops/addmm.h>
 #include <ATen/ops/addmm_meta.h>
 #include <ATen/ops/addmv_meta.h>
 #include <ATen/ops/empty.h>
@@ -111,6 +113,41 @@ at::Tensor& addmv_(at::Tensor& self, const at::Tensor& mat, const at::Tensor& ve
   return self;
 }
 
+// addbmm: beta self + alpha sum_b batch1[b] @ batch2[b], as one product whose
+// K runs over the batches and the inner dim: [n, B k] @ [B k, p] (batch1's
+// rows gathered once; batch2 is usually a view).
+std::pair<at::Tensor, at::Tensor> addbmm_operands(const at::Tensor& batch1, const at::Tensor& batch2) {
+  TORCH_CHECK(batch1.dim() == 3, "batch1 must be a 3D tensor");
+  TORCH_CHECK(batch2.dim() == 3, "batch2 must be a 3D tensor");
+  TORCH_CHECK(batch1.size(0) == batch2.size(0), "batch1 and batch2 must have same number of batches, got ",
+              batch1.size(0), " and ", batch2.size(0));
+  TORCH_CHECK(batch1.size(2) == batch2.size(1), "Incompatible matrix sizes for bmm (", batch1.size(1), "x",
+              batch1.size(2), " and ", batch2.size(1), "x", batch2.size(2), ")");
+  int64_t b = batch1.size(0), n = batch1.size(1), k = batch1.size(2), p = batch2.size(2);
+  return {batch1.transpose(0, 1).reshape({n, b * k}), batch2.reshape({b * k, p})};
+}
+at::Tensor addbmm(const at::Tensor& self, const at::Tensor& batch1, const at::Tensor& batch2, const Scalar& beta,
+                  const Scalar& alpha) {
+  auto [a, b] = addbmm_operands(batch1, batch2);
+  return at::addmm(self, a, b, beta, alpha);
+}
+at::Tensor& addbmm_out(const at::Tensor& self, const at::Tensor& batch1, const at::Tensor& batch2,
+                       const Scalar& beta, const Scalar& alpha, at::Tensor& out) {
+  auto [a, b] = addbmm_operands(batch1, batch2);
+  return at::addmm_out(out, self, a, b, beta, alpha);
+}
+// In place, a self that only broadcasts to the result is resized to it (with
+// ATen's warning), as the CPU and CUDA kernels do.
+at::Tensor& addbmm_(at::Tensor& self, const at::Tensor& batch1, const at::Tensor& batch2, const Scalar& beta,
+                    const Scalar& alpha) {
+  auto [a, b] = addbmm_operands(batch1, batch2);
+  if (self.dim() == 2 && self.size(0) == a.size(0) && self.size(1) == b.size(1))
+    return self.addmm_(a, b, beta, alpha);
+  at::Tensor result = at::addmm(self, a, b, beta, alpha);
+  at::native::resize_output(self, result.sizes());
+  return self.copy_(result);
+}
+
 at::Tensor dot(const at::Tensor& a, const at::Tensor& b) {
   TORCH_CHECK(a.dim() == 1 && b.dim() == 1, "1D tensors expected, but got ", a.dim(), "D and ", b.dim(),
               "D tensors");
@@ -143,6 +180,9 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("addmv", addmv);
   m.impl("addmv.out", addmv_out);
   m.impl("addmv_", addmv_);
+  m.impl("addbmm", addbmm);
+  m.impl("addbmm.out", addbmm_out);
+  m.impl("addbmm_", addbmm_);
   m.impl("dot", dot);
   m.impl("vdot", dot);
 }
