@@ -20,6 +20,13 @@ def test_addbmm(op, dtype, variant, no_fallback):
     check_op(op, dtype, variant, tolerances={torch.float16: (1e-2, 5e-2), torch.bfloat16: (5e-2, 3e-1)})
 
 
+@parametrize(["addr"])
+def test_addr(op, dtype, variant, no_fallback):
+    # The CPU rounds beta self, vec1 vec2 and alpha times it to 16 bits one by
+    # one; this device rounds once, from float32.
+    check_op(op, dtype, variant, tolerances={torch.float16: (5e-3, 5e-3), torch.bfloat16: (3e-2, 3e-2)})
+
+
 @pytest.mark.parametrize("shape", [(1, 1, 1), (5, 1, 7), (1, 9, 1), (67, 33, 129), (64, 64, 64), (3, 0, 4), (0, 3, 4)])
 def test_odd_shapes(shape, no_fallback):
     m, k, n = shape
