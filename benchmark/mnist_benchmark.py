@@ -77,9 +77,8 @@ def median_time(fn, device, reps):
     return statistics.median(samples)
 
 
-def measure(device, h, reps):
-    dtype = torch.float32 if device == "cpu" else torch.float16
-    reset_memory(device)
+def training(device, h, dtype):
+    """The network on `device`, a batch, and (forward_backward, step, model, optimizer)."""
     torch.manual_seed(0)
     model = torch.nn.Sequential(torch.nn.Flatten(), torch.nn.Linear(784, h), torch.nn.ReLU(),
                                 torch.nn.Linear(h, 10)).to(device=device, dtype=dtype)
@@ -97,6 +96,14 @@ def measure(device, h, reps):
         optimizer.zero_grad(set_to_none=True)
         loss_fn(model(x), y).backward()
         optimizer.step()
+
+    return forward_backward, step, model, optimizer
+
+
+def measure(device, h, reps):
+    dtype = torch.float32 if device == "cpu" else torch.float16
+    reset_memory(device)
+    forward_backward, step, model, optimizer = training(device, h, dtype)
 
     result = {"h": h, "parameters": parameters(h), "dtype": str(dtype)[6:],
               "forward_backward_s": median_time(forward_backward, device, reps),

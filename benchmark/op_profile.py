@@ -22,8 +22,7 @@ import time
 import torch
 from torch.utils._python_dispatch import TorchDispatchMode
 
-BATCH = 128
-
+from mnist_benchmark import training
 
 def sync(device):
     (torch.cuda.synchronize if device == "cuda" else torch.vulkan.synchronize)()
@@ -56,19 +55,7 @@ class EventTimer(TorchDispatchMode):
 def profile(device, h, reps):
     if device == "vulkan":
         import torchvulkan  # noqa: F401  (registers the device)
-    torch.manual_seed(0)
-    model = torch.nn.Sequential(torch.nn.Flatten(), torch.nn.Linear(784, h), torch.nn.ReLU(),
-                                torch.nn.Linear(h, 10)).to(device=device, dtype=torch.float16)
-    x = torch.randn(BATCH, 1, 28, 28, dtype=torch.float16).to(device)
-    y = torch.randint(0, 10, (BATCH,)).to(device)
-    loss_fn = torch.nn.CrossEntropyLoss()
-    optimizer = torch.optim.Adam(model.parameters(), lr=1e-4)
-
-    def step():
-        optimizer.zero_grad(set_to_none=True)
-        loss_fn(model(x), y).backward()
-        optimizer.step()
-
+    _, step, _, _ = training(device, h, torch.float16)
     for _ in range(3):
         step()
     sync(device)
