@@ -1,7 +1,8 @@
 #pragma once
 // A stream records work into command buffers and submits them in batches to
 // the device's compute queue without waiting: a batch ends after a number of
-// commands or bytes touched. Each submitted batch signals the
+// commands, or early once it touches many bytes while the queue is short
+// (stream.cpp says why). Each submitted batch signals the
 // next value of a timeline semaphore; the host waits on that value only when
 // it must read results.
 //
