@@ -292,6 +292,10 @@ void reduce(const at::Tensor& self, at::OptionalIntArrayRef dims_opt, const at::
 void reduce(const at::TensorIteratorBase& iter, std::string_view op, double scalar) {
   ReduceLayout layout = iter_layout(iter, false);
   c10::ScalarType type = iter.dtype(0);
+  // The kernel reads its input as the output's dtype (ATen casts real inputs
+  // first); a complex input's norm would read its parts as values.
+  TORCH_CHECK(iter.dtype(1) == type, "torchvulkan: ", op, " of a ", iter.dtype(1),
+              " input has no Vulkan kernel yet");
   launch(layout, {.kernel = "reduce." + std::string(op) + "." + dtype_name(type),
                   .input = iter.tensor_base(1),
                   .source = iter.data_ptr(1),

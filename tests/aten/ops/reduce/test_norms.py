@@ -44,3 +44,9 @@ def test_norm_with_dtype_and_empty_inputs(no_fallback):
     assert torch.equal(torch.linalg.vector_norm(torch.empty(0, 3, device="vulkan"), 2, 0).cpu(), torch.zeros(3))
     with pytest.raises(RuntimeError, match="identity"):
         torch.linalg.vector_norm(torch.empty(0, 3, device="vulkan"), math.inf, 0)
+
+
+def test_complex_norm_raises_instead_of_reading_parts_as_values():
+    x = torch.randn(4, 3, dtype=torch.complex64).to("vulkan")
+    with pytest.raises(RuntimeError, match="ComplexFloat input has no Vulkan kernel"):
+        torch.linalg.vector_norm(x)
