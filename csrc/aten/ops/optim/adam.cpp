@@ -35,6 +35,7 @@ void adam(TensorList params, TensorList grads, TensorList exp_avgs, TensorList e
                       scalar_bits(weight_decay, type),
                       scalar_bits(eps, type),
                       uint64_t(amsgrad) | uint64_t(maximize) << 1 | uint64_t(decoupled) << 2};
+    launch.vector = true;  // the kernel has a vector path
     bool scaled = grad_scale && grad_scale->defined();
     multi_tensor_apply(std::string("fused_adam.step.") + dtype_name(type),
                        {pick(params, indices, true), pick(grads, indices, scaled),

@@ -29,6 +29,7 @@ void sgd(TensorList params, TensorList grads, TensorList buffers, double weight_
                       scalar_bits(dampening, type),
                       0,
                       uint64_t(nesterov) | uint64_t(maximize) << 1 | uint64_t(is_first_step) << 2};
+    launch.vector = true;  // the kernel has a vector path
     bool scaled = grad_scale && grad_scale->defined();
     multi_tensor_apply(std::string("fused_sgd.step.") + dtype_name(type),
                        {pick(params, indices, true), pick(grads, indices, scaled),
