@@ -201,17 +201,12 @@ VECTOR_SHAPES = [(8192 * 2 + 9,), (4097,), (13,), (3,), (), (64, 33)]
 @pytest.mark.parametrize("dtype", FLOATS + INTS, ids=str)
 @pytest.mark.parametrize("misaligned", [False, True], ids=["aligned", "misaligned"])
 def test_vector_steps_and_ragged_ends(dtype, misaligned, no_fallback):
-    def lists(seed):
-        out = tensors(dtype, seed, positive=True, shapes=VECTOR_SHAPES)
-        return [torch.cat([torch.ones(1, dtype=dtype), t.flatten()])[1:].view(t.shape) if misaligned else t
-                for t in out]
-
     def on_vulkan(ts):
         if not misaligned:
             return to_vulkan(ts)
         return [torch.cat([torch.ones(1, dtype=dtype), t.flatten()]).to("vulkan")[1:].view(t.shape) for t in ts]
 
-    a, b, c = lists(0), lists(1), lists(2)
+    a, b, c = (tensors(dtype, seed, positive=True, shapes=VECTOR_SHAPES) for seed in range(3))
     cases = [("add", [a, b], {"alpha": 2}), ("mul", [a], {"scalar": 3}), ("addcmul", [a, b, c], {"value": 2}),
              ("mul", [a, torch.tensor(2, dtype=dtype)], {})]
     if dtype.is_floating_point:
@@ -224,14 +219,9 @@ def test_vector_steps_and_ragged_ends(dtype, misaligned, no_fallback):
         assert_lists_close(args[0], expected, dtype)
 
 
-# Other orders take ATen's slow path: linalg_vector_norm per tensor, another branch's kernel.
-SLOW_NORM = pytest.mark.xfail(
-    not torch._C._dispatch_has_kernel_for_dispatch_key("aten::linalg_vector_norm", "PrivateUse1"),
-    reason="linalg_vector_norm has no vulkan kernel yet", strict=True)
-
-
 @pytest.mark.parametrize("dtype", FLOATS, ids=str)
-@pytest.mark.parametrize("ord", [1, 2, math.inf, pytest.param(3, marks=SLOW_NORM)])
+# Other orders (3) take ATen's slow path: linalg_vector_norm per tensor.
+@pytest.mark.parametrize("ord", [1, 2, math.inf, 3])
 def test_norm(ord, dtype, no_fallback):
     shapes = SHAPES if ord != math.inf else [s for s in SHAPES if s != (0,)]
     xs = tensors(dtype, 0, shapes=shapes)
