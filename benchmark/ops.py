@@ -39,8 +39,14 @@ def sync(device):
 def timeit(fn, device, reps, inner):
     """Median seconds per call, by the host's clock and by the device's own
     (timing events around the calls), so host overhead shows as the gap."""
-    fn()
-    sync(device)
+    # A quarter second of warm-up: the GPU's clocks rise only after some busy
+    # time (see docs/measurements.md, 2026-12-04 afternoon).
+    warm_until = time.perf_counter() + 0.25
+    while True:
+        fn()
+        sync(device)
+        if time.perf_counter() > warm_until:
+            break
     wall, busy = [], []
     for _ in range(reps):
         start, end = (torch.Event(device=device, enable_timing=True) for _ in range(2))

@@ -14,7 +14,9 @@ A variant list names GLSL sources under shaders/ and how to expand them:
                               # roles to a dtype (fixed = { OUT = "b8" })
     defines = { t128 = { TILE_N = 128 } }
                               # with ops: macros for an op's variants, for
-                              # kernels specialized at compile time
+                              # kernels specialized at compile time; WORKGROUP
+                              # fixes the variant's workgroup size (else the
+                              # device's default, specialization constant 0)
     requires_compiler = "coopmat"   # only where that compiler probe passes
     requires_device = ["coopmat"]   # device features the kernel needs beyond
                                     # its dtypes' (Feature:: in embedded_kernels.h)
@@ -195,13 +197,14 @@ def roles_prelude(dts):
 
 
 def expand(kernel):
-    """Yield (variant name, wrapper prelude, required device features)."""
+    """Yield (variant name, wrapper prelude, required device features, fixed
+    workgroup size: the WORKGROUP define, 0 for the device's default)."""
     name = kernel["name"]
     if "widths" in kernel:
         for w in kernel["widths"]:
             needs = {1: ["storage8"], 2: ["storage16"]}.get(w, [])
             prelude = f'#define WIDTH {w}\n#define VEC {vector_elements([w])}\n#include "common/base.glsl"\n'
-            yield f"{name}.{w}", prelude, needs
+            yield f"{name}.{w}", prelude, needs, 0
         return
     roles = kernel.get("dtypes")
     if "ops" in kernel:
@@ -213,16 +216,17 @@ def expand(kernel):
             for dt in dtype_set(spec):
                 prelude, needs = roles_prelude({role: fixed.get(role, dt) for role in roles})
                 macros = "".join(f"#define {k} {v}\n" for k, v in defines.get(op, {}).items())
-                yield f"{name}.{op}.{dt}", f"#define OP_{op} 1\n" + macros + prelude, needs
+                workgroup = defines.get(op, {}).get("WORKGROUP", 0)
+                yield f"{name}.{op}.{dt}", f"#define OP_{op} 1\n" + macros + prelude, needs, workgroup
         return
     if not roles:
-        yield name, '#include "common/base.glsl"\n', []
+        yield name, '#include "common/base.glsl"\n', [], 0
         return
     for combo in itertools.product(DTYPES, repeat=len(roles)):
         if len(set(combo)) < len(combo):
             continue
         prelude, needs = roles_prelude(dict(zip(roles, combo)))
-        yield f"{name}." + ".".join(combo), prelude, needs
+        yield f"{name}." + ".".join(combo), prelude, needs, 0
 
 
 def glslc_ok(glslc, source, work):
@@ -268,8 +272,9 @@ def main():
         required = kernel.get("requires_compiler")
         if required and required not in features:
             continue
-        for name, prelude, needs in expand(kernel):
-            jobs.append((name, kernel["source"], prelude, sorted(set(needs) | set(kernel.get("requires_device", [])))))
+        for name, prelude, needs, workgroup in expand(kernel):
+            needs = sorted(set(needs) | set(kernel.get("requires_device", [])))
+            jobs.append((name, kernel["source"], prelude, needs, workgroup))
 
     with cf.ThreadPoolExecutor(os.cpu_count() or 2) as pool:
         blobs = list(pool.map(lambda j: compile_variant(args.glslc, args.work, j[0], j[1], j[2]), jobs))
@@ -280,9 +285,9 @@ def main():
         words = [int.from_bytes(blob[k:k + 4], "little") for k in range(0, len(blob), 4)]
         out.append(f"static const uint32_t k{i}[] = {{" + ",".join(map(str, words)) + "};")
     out.append("const EmbeddedKernel kEmbeddedKernels[] = {")
-    for i, (name, _, _, needs) in enumerate(jobs):
+    for i, (name, _, _, needs, workgroup) in enumerate(jobs):
         flags = " | ".join(f"Feature::{n}" for n in needs) or "0"
-        out.append(f'  {{"{name}", k{i}, sizeof(k{i}) / 4, {flags}}},')
+        out.append(f'  {{"{name}", k{i}, sizeof(k{i}) / 4, {flags}, {workgroup}}},')
     out.append("};")
     out.append(f"const size_t kNumEmbeddedKernels = {len(jobs)};")
     out.append("const char* const kCompilerFeatures[] = {" + "".join(f'"{f}", ' for f in features) + "nullptr};")

@@ -22,6 +22,7 @@ struct EmbeddedKernel {
   const uint32_t* code;
   size_t words;
   uint32_t features;
+  uint32_t workgroup_size;  // fixed by the kernel; 0: the device's default
 };
 
 extern const EmbeddedKernel kEmbeddedKernels[];

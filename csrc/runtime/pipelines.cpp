@@ -102,6 +102,10 @@ const EmbeddedKernel& Pipelines::find_usable(std::string_view name) const {
   return *embedded;
 }
 
+uint32_t Pipelines::workgroup_size_of(const EmbeddedKernel& kernel) const {
+  return kernel.workgroup_size != 0 ? kernel.workgroup_size : workgroup_size_;
+}
+
 VkPipeline Pipelines::create(const EmbeddedKernel& embedded, VkPipelineCreateFlags flags) {
   VkShaderModuleCreateInfo module_info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
   module_info.codeSize = embedded.words * 4;
@@ -109,7 +113,7 @@ VkPipeline Pipelines::create(const EmbeddedKernel& embedded, VkPipelineCreateFla
   VkShaderModule module;
   check(vkCreateShaderModule(device_, &module_info, nullptr, &module), "vkCreateShaderModule");
 
-  const uint32_t constants[] = {workgroup_size_, native_half_};
+  const uint32_t constants[] = {workgroup_size_of(embedded), native_half_};
   const VkSpecializationMapEntry entries[] = {{0, 0, sizeof(uint32_t)},
                                               {1, sizeof(uint32_t), sizeof(VkBool32)}};
   VkSpecializationInfo spec{2, entries, sizeof(constants), constants};
@@ -131,8 +135,10 @@ VkPipeline Pipelines::create(const EmbeddedKernel& embedded, VkPipelineCreateFla
 const Kernel& Pipelines::get(std::string_view name) {
   std::lock_guard<std::mutex> lock(mutex_);
   if (auto it = kernels_.find(std::string(name)); it != kernels_.end()) return it->second;
-  VkPipeline pipeline = create(find_usable(name), 0);
-  return kernels_.emplace(std::string(name), Kernel{pipeline, workgroup_size_}).first->second;
+  const EmbeddedKernel& embedded = find_usable(name);
+  VkPipeline pipeline = create(embedded, 0);
+  return kernels_.emplace(std::string(name), Kernel{pipeline, workgroup_size_of(embedded)})
+      .first->second;
 }
 
 std::vector<PipelineStatistic> Pipelines::statistics(std::string_view name) {

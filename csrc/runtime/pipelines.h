@@ -53,6 +53,8 @@ class Pipelines {
  private:
   const EmbeddedKernel& find_usable(std::string_view name) const;
   VkPipeline create(const EmbeddedKernel& kernel, VkPipelineCreateFlags flags);
+  // The kernel's own workgroup size where it fixes one, else the device's default.
+  uint32_t workgroup_size_of(const EmbeddedKernel& kernel) const;
 
   VkDevice device_;
   uint32_t features_ = 0;

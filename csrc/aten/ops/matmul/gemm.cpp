@@ -5,10 +5,12 @@
 #include <ATen/ops/empty.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <map>
 #include <mutex>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "aten/context.h"
@@ -17,12 +19,35 @@
 namespace torchvulkan {
 namespace {
 
-// Output tiles of gemm_tiled.comp; gemm_coop.comp's tile height, and its
-// tile widths with their steps along K (variants t128 and t256).
-constexpr int64_t kTiledTile = 64, kCoopM = 128;
+// Output tiles of gemm_tiled.comp.
+constexpr int64_t kTiledTile = 64;
+
+// gemm_coop.comp's tile configurations (variants.toml): output tile and step
+// along K. By default s256 (128x256) where the output has enough of its tiles
+// to fill the GPU, else s128; h64 (64x128, two stages) is there to be
+// measured against them for small problems.
+struct CoopTile {
+  const char* name;
+  int64_t m, n, k;
+};
+constexpr CoopTile kCoopTiles[] = {
+    {"s128", 128, 128, 32}, {"s256", 128, 256, 32}, {"h64", 64, 128, 32}};
 // The wide tiles pay off once the output has this many of them (H200, 8192^3:
-// 122 against 106 TFLOP/s for 128x128; equal at 4096^3 with 512 tiles).
+// 205 against 191 TFLOP/s for 128x128, 4096^3 with 512 tiles: 187 against 169).
 constexpr int64_t kWideTilesMin = 256;
+
+// TORCHVULKAN_GEMM_TILE names a configuration to use for every float16
+// product instead (for measuring them against each other).
+const CoopTile* forced_tile() {
+  static const CoopTile* forced = []() -> const CoopTile* {
+    const char* name = std::getenv("TORCHVULKAN_GEMM_TILE");
+    if (!name) return nullptr;
+    for (const CoopTile& tile : kCoopTiles)
+      if (std::string_view(name) == tile.name) return &tile;
+    TORCH_CHECK(false, "TORCHVULKAN_GEMM_TILE: unknown tile configuration ", name);
+  }();
+  return forced;
+}
 
 std::mutex tier_mutex;
 std::map<std::string, int64_t> tier_counts;
@@ -92,7 +117,7 @@ void gemm(const at::Tensor& a, const at::Tensor& b, const at::Tensor& out,
 
   // Tier 2 (tensor cores) where the device and the build have it, else the portable tier.
   rt::Device& dev = device_for(out);
-  bool use_coop = dev.pipelines().available(std::string("gemm_coop.t128_nn.") + dtype_name(type));
+  bool use_coop = dev.pipelines().available(std::string("gemm_coop.s128_nn.") + dtype_name(type));
   {
     std::lock_guard<std::mutex> lock(tier_mutex);
     ++tier_counts[use_coop ? "coopmat" : "tiled"];
@@ -115,17 +140,19 @@ void gemm(const at::Tensor& a, const at::Tensor& b, const at::Tensor& out,
   }
 
   auto sa = strides3(a), sb = strides3(b);
-  bool wide =
-      N > kCoopM && batches * ((M + kCoopM - 1) / kCoopM) * ((N + 255) / 256) >= kWideTilesMin;
-  int64_t tile_n = wide ? 256 : 128, tile_k = wide ? 16 : 32;
-  std::string variant = std::string(wide ? "t256_" : "t128_") +
-                        (k_major(sa[1], sa[2]) ? "n" : "t") + (k_major(sb[2], sb[1]) ? "t" : "n");
+  const CoopTile* tile = forced_tile();
+  if (!tile) {
+    bool wide = N > 128 && batches * ((M + 127) / 128) * ((N + 255) / 256) >= kWideTilesMin;
+    tile = &kCoopTiles[wide ? 1 : 0];
+  }
+  int64_t tile_k = tile->k;
+  std::string variant = std::string(tile->name) + "_" + (k_major(sa[1], sa[2]) ? "n" : "t") +
+                        (k_major(sb[2], sb[1]) ? "t" : "n");
   const rt::Kernel& kernel = dev.pipelines().get("gemm_coop." + variant + "." + dtype_name(type));
-  TORCH_INTERNAL_ASSERT(kernel.workgroup_size == 256, "gemm_coop.comp needs 256 invocations");
   // Split-K when the output has too few tiles to fill the GPU (the MNIST
   // benchmark's g @ W: 7 tiles, K up to 393216): ~256 workgroups in all,
   // each split at least 8 steps of K.
-  int64_t tiles = batches * ((M + kCoopM - 1) / kCoopM) * ((N + tile_n - 1) / tile_n);
+  int64_t tiles = batches * ((M + tile->m - 1) / tile->m) * ((N + tile->n - 1) / tile->n);
   int64_t k_steps = (K + tile_k - 1) / tile_k;
   int64_t splits =
       std::clamp<int64_t>((256 + tiles - 1) / tiles, 1, std::max<int64_t>(1, k_steps / 8));
@@ -139,10 +166,10 @@ void gemm(const at::Tensor& a, const at::Tensor& b, const at::Tensor& out,
   bool bias_row =
       !bias.defined() || beta.toDouble() == 0 ||
       (bias_strides[1] == 0 && bias_strides[2] == 1 && bias_strides[0] % 8 == 0 && aligned(bias));
-  bool direct = splits == 1 && epilogue == Epilogue::none && sc[2] == 1 && sc[1] % 8 == 0 &&
-                sc[0] % 8 == 0 && aligned(out) && bias_row;
+  bool vector_store = splits == 1 && epilogue == Epilogue::none && sc[2] == 1 && N % 8 == 0 &&
+                      sc[1] % 8 == 0 && sc[0] % 8 == 0 && aligned(out) && bias_row;
   meta.push_back((vector_loadable(a, sa[0], M, K, sa[1], sa[2]) ? 1 : 0) |
-                 (vector_loadable(b, sb[0], N, K, sb[2], sb[1]) ? 2 : 0) | (direct ? 4 : 0));
+                 (vector_loadable(b, sb[0], N, K, sb[2], sb[1]) ? 2 : 0) | (vector_store ? 4 : 0));
   at::Tensor workspace;
   if (splits > 1)
     workspace = at::empty({splits * batches * M * N}, out.options().dtype(at::kFloat));
@@ -150,12 +177,12 @@ void gemm(const at::Tensor& a, const at::Tensor& b, const at::Tensor& out,
   meta.push_back(chunk);
   meta.push_back(splits > 1 ? reinterpret_cast<int64_t>(workspace.data_ptr()) : 0);
   if (splits == 1) {
-    launch(kernel, static_cast<uint64_t>(tiles) * 256, accesses);
+    launch(kernel, static_cast<uint64_t>(tiles) * kernel.workgroup_size, accesses);
     return;
   }
   rt::Access partial_write = span_of(workspace, true), partial_read = span_of(workspace, false);
   rt::Access first[] = {accesses[0], accesses[1], partial_write};
-  launch(kernel, static_cast<uint64_t>(tiles * splits) * 256, first);
+  launch(kernel, static_cast<uint64_t>(tiles * splits) * kernel.workgroup_size, first);
   std::vector<rt::Access> second = {partial_read, span_of(out, true)};
   if (bias.defined()) second.push_back(span_of(bias, false));
   launch(dev.pipelines().get(std::string("gemm_splitk_reduce.gemm.") + dtype_name(type)),

@@ -19,7 +19,7 @@ def _has_tier():
         return False
     names = torchvulkan._C.kernel_names()
     shapes = torchvulkan.get_device_properties(0).cooperative_matrix_shapes
-    return "gemm_coop.t128_nn.f16" in names and bool(shapes)
+    return "gemm_coop.w128_nn.f16" in names and bool(shapes)
 
 
 pytestmark = pytest.mark.skipif(not _has_tier(), reason="no cooperative-matrix GEMM tier on this build/device")
@@ -91,11 +91,13 @@ def test_addmm_bias_and_activations(no_fallback):
 
 
 @pytest.mark.parametrize("beta", [0.0, 0.5, 1.0])
-def test_direct_stores_with_row_bias(beta, no_fallback):
-    # Whole 16x16 fragments of a contiguous output are stored as matrices,
-    # the bias added as a matrix of copies of its row; the last rows and
-    # columns (70 = 64 + 6, 90 = 80 + 10) take the element path.
-    x, w, bias = torch.randn(70, 32).half(), torch.randn(32, 90).half(), torch.randn(90).half()
+@pytest.mark.parametrize("n", [88, 90])
+def test_vector_stores_with_row_bias(beta, n, no_fallback):
+    # A contiguous output whose rows are a multiple of 8 (88 = 80 + 8) is
+    # written back through shared memory in 16-byte chunks, the bias added as
+    # a matrix of copies of its row, tile edges cut chunk by chunk (70 rows =
+    # 64 + 6); 90 columns take the element path.
+    x, w, bias = torch.randn(70, 32).half(), torch.randn(32, n).half(), torch.randn(n).half()
     got = torch.addmm(bias.to("vulkan"), x.to("vulkan"), w.to("vulkan"), beta=beta, alpha=2.0)
     _check(got, beta * bias.float() + 2.0 * _ref(x, w), 32)
 
