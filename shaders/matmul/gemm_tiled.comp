@@ -1,10 +1,17 @@
 // C = act(alpha * A @ B + beta * bias) for batches of [M, K] x [K, N], any
-// strides (transposed operands are read in place). The portable tier: 64x64
-// output tiles per workgroup of 256 invocations, each accumulating a 4x4
-// block, with A and B staged through shared memory 16 columns of K at a time
-// (8 KiB: fits lavapipe's 32 KiB and every other device).
-
-layout(constant_id = 0) const uint kWorkgroupSize = 256;  // fixed by the tile shape below
+// strides (transposed operands are read in place). The portable tier.
+//
+// Each workgroup of 256 invocations computes a BM x BN tile (variants.toml:
+// 64x64 or 128x128), each invocation a TM x TM block of it held in
+// registers, as two column bands and two row bands TM / 2 wide and half a
+// tile apart: the invocations of a row of 16 then read one contiguous run
+// of shared memory per band, in vectors of TM / 2, without bank conflicts.
+// K advances BK at a time through two shared stages: step t loads tile t + 1
+// from memory into registers, multiplies stage t % 2, then stores tile t + 1
+// to the other stage (one barrier a step). Shared memory: 2 x BK x (BM + BN +
+// 2 PAD) values, 16.5 KiB for 128x128 tiles of float32 (BK 8) and of
+// float64 (BK 4): within lavapipe's 32 KiB.
+#extension GL_EXT_control_flow_attributes : require
 
 #include "common/math.glsl"
 
@@ -18,18 +25,45 @@ layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer Par
 
 #if defined(X_DT_F64)
 #define ACC_T double
+#define ACC_V2 dvec2
+#define ACC_V4 dvec4
 #define ACC_BITS(x) uint64BitsToDouble(uint64_t(x))
 #elif defined(X_DT_F16) || defined(X_DT_BF16) || defined(X_DT_F32)
 #define ACC_T float
+#define ACC_V2 vec2
+#define ACC_V4 vec4
 #define ACC_BITS(x) uintBitsToFloat(uint(x))
+#elif defined(X_DT_I64)
+#define ACC_T int64_t
+#define ACC_V2 i64vec2
+#define ACC_V4 i64vec4
+#define ACC_BITS(x) int64_t(x)
 #else
-#define ACC_T X_T
-#define ACC_BITS(x) X_T(x)
+#define ACC_T int
+#define ACC_V2 ivec2
+#define ACC_V4 ivec4
+#define ACC_BITS(x) int(x)
 #endif
 
-const int BM = 64, BN = 64, BK = 16, TM = 4, TN = 4;
-shared ACC_T tile_a[BK][BM + 1];
-shared ACC_T tile_b[BK][BN + 1];
+const int T16 = 16;          // invocations along each side of the tile
+const int TM = BM / T16;     // block side per invocation (4 or 8)
+const int V = TM / 2;        // band width, the shared vectors' length
+#if BM / 16 == 8
+#define ACC_V ACC_V4
+#else
+#define ACC_V ACC_V2
+#endif
+// 8-byte values take half the K step, so both stages fit 32 KiB.
+#if defined(X_DT_F64) || defined(X_DT_I64)
+const int BK = BK_WIDE / 2;
+#else
+const int BK = BK_WIDE;
+#endif
+const int PAD = V;  // keeps rows of 16-byte vectors on distinct banks when staged by columns
+const int ROW_A = (BM + PAD) / V, ROW_B = (BN + PAD) / V;  // vectors per stored row
+shared ACC_V tile_a[2 * BK * ROW_A];
+shared ACC_V tile_b[2 * BK * ROW_B];
+const int LOADS_A = BM * BK / 256, LOADS_B = BN * BK / 256;  // values per invocation and step
 
 void main() {
   Params p = Params(args.meta);
@@ -45,58 +79,86 @@ void main() {
   a += uint64_t(batch * p.v[8]) * X_BYTES;
   b += uint64_t(batch * p.v[11]) * X_BYTES;
   int tid = int(gl_LocalInvocationID.x);
-  int tm = (tid / (BN / TN)) * TM, tn = (tid % (BN / TN)) * TN;
+  int ty = tid / T16, tx = tid % T16;
 
-  ACC_T acc[TM][TN];
-  for (int i = 0; i < TM; ++i)
-    for (int j = 0; j < TN; ++j) acc[i][j] = ACC_T(0);
+  // Staging: value e of a tile step is (row, k) = (e / BK, e % BK) when K is
+  // the operand's contiguous dimension, else (e % tile, e / tile), so that
+  // neighbouring invocations read neighbouring addresses.
+  bool a_kfast = a_col == 1, b_kfast = b_row == 1;
+  ACC_T ra[LOADS_A], rb[LOADS_B];
+#define LOAD_TILE(K0) \
+  [[unroll]] for (int j = 0; j < LOADS_A; ++j) { \
+    int e = tid + 256 * j, m = a_kfast ? e / BK : e % BM, k = a_kfast ? e % BK : e / BM; \
+    int64_t gm = m0 + m, gk = (K0) + k; \
+    ra[j] = gm < M && gk < K ? ACC_T(X_load(a + uint64_t(gm * a_row + gk * a_col) * X_BYTES)) : ACC_T(0); \
+  } \
+  [[unroll]] for (int j = 0; j < LOADS_B; ++j) { \
+    int e = tid + 256 * j, n = b_kfast ? e / BK : e % BN, k = b_kfast ? e % BK : e / BN; \
+    int64_t gn = n0 + n, gk = (K0) + k; \
+    rb[j] = gn < N && gk < K ? ACC_T(X_load(b + uint64_t(gk * b_row + gn * b_col) * X_BYTES)) : ACC_T(0); \
+  }
+#define STORE_TILE(STAGE) \
+  [[unroll]] for (int j = 0; j < LOADS_A; ++j) { \
+    int e = tid + 256 * j, m = a_kfast ? e / BK : e % BM, k = a_kfast ? e % BK : e / BM; \
+    tile_a[((STAGE) * BK + k) * ROW_A + m / V][m % V] = ra[j]; \
+  } \
+  [[unroll]] for (int j = 0; j < LOADS_B; ++j) { \
+    int e = tid + 256 * j, n = b_kfast ? e / BK : e % BN, k = b_kfast ? e % BK : e / BN; \
+    tile_b[((STAGE) * BK + k) * ROW_B + n / V][n % V] = rb[j]; \
+  }
 
-  for (int64_t k0 = 0; k0 < K; k0 += BK) {
-    // Stage the A and B tiles; neighbouring invocations read along the
-    // operand's contiguous dimension.
-    for (int e = tid; e < BM * BK; e += int(kWorkgroupSize)) {
-      int m = a_col == 1 ? e / BK : e % BM;
-      int k = a_col == 1 ? e % BK : e / BM;
-      int64_t gm = m0 + m, gk = k0 + k;
-      tile_a[k][m] = gm < M && gk < K ? ACC_T(X_load(a + uint64_t(gm * a_row + gk * a_col) * X_BYTES)) : ACC_T(0);
+  ACC_V acc[2][V][2];  // [row band][row in band][column band]
+  [[unroll]] for (int i = 0; i < 2; ++i)
+    [[unroll]] for (int r = 0; r < V; ++r)[[unroll]] for (int j = 0; j < 2; ++j) acc[i][r][j] = ACC_V(0);
+
+  int steps = int((K + BK - 1) / BK);
+  LOAD_TILE(0)
+  STORE_TILE(0)
+  barrier();
+  for (int s = 0; s < steps; ++s) {
+    int cur = s & 1;
+    bool more = s + 1 < steps;
+    if (more) {
+      LOAD_TILE(int64_t(s + 1) * BK)
     }
-    for (int e = tid; e < BK * BN; e += int(kWorkgroupSize)) {
-      int n = b_col == 1 ? e % BN : e / BK;
-      int k = b_col == 1 ? e / BN : e % BK;
-      int64_t gn = n0 + n, gk = k0 + k;
-      tile_b[k][n] = gn < N && gk < K ? ACC_T(X_load(b + uint64_t(gk * b_row + gn * b_col) * X_BYTES)) : ACC_T(0);
+    [[unroll]] for (int k = 0; k < BK; ++k) {
+      int row = (cur * BK + k);
+      ACC_V fa[2], fb[2];
+      fa[0] = tile_a[row * ROW_A + ty];
+      fa[1] = tile_a[row * ROW_A + T16 + ty];
+      fb[0] = tile_b[row * ROW_B + tx];
+      fb[1] = tile_b[row * ROW_B + T16 + tx];
+      [[unroll]] for (int i = 0; i < 2; ++i)
+        [[unroll]] for (int r = 0; r < V; ++r)[[unroll]] for (int j = 0; j < 2; ++j) acc[i][r][j] += fa[i][r] * fb[j];
     }
-    barrier();
-    for (int k = 0; k < BK; ++k) {
-      ACC_T ra[TM], rb[TN];
-      for (int i = 0; i < TM; ++i) ra[i] = tile_a[k][tm + i];
-      for (int j = 0; j < TN; ++j) rb[j] = tile_b[k][tn + j];
-      for (int i = 0; i < TM; ++i)
-        for (int j = 0; j < TN; ++j) acc[i][j] += ra[i] * rb[j];
+    if (more) {
+      STORE_TILE(cur ^ 1)
     }
     barrier();
   }
 
   ACC_T alpha = ACC_BITS(p.v[20]), beta = ACC_BITS(p.v[21]);
   int activation = int(p.v[22]);
-  for (int i = 0; i < TM; ++i) {
-    int64_t m = m0 + tm + i;
-    if (m >= M) break;
-    for (int j = 0; j < TN; ++j) {
-      int64_t n = n0 + tn + j;
-      if (n >= N) break;
-      ACC_T value = alpha * acc[i][j];
-      // beta == 0 ignores the bias entirely (NaN included), as PyTorch.
-      if (bias != 0 && beta != ACC_T(0)) {
-        value += beta * ACC_T(X_load(bias + uint64_t(batch * p.v[17] + m * p.v[18] + n * p.v[19]) * X_BYTES));
-      }
+  [[unroll]] for (int i = 0; i < 2; ++i) {
+    [[unroll]] for (int r = 0; r < V; ++r) {
+      int64_t m = m0 + i * (BM / 2) + ty * V + r;
+      [[unroll]] for (int j = 0; j < 2; ++j) {
+        [[unroll]] for (int q = 0; q < V; ++q) {
+          int64_t n = n0 + j * (BN / 2) + tx * V + q;
+          if (m < M && n < N) {
+            ACC_T value = alpha * acc[i][r][j][q];
+            // beta == 0 ignores the bias entirely (NaN included), as PyTorch.
+            if (bias != 0 && beta != ACC_T(0)) {
+              value += beta * ACC_T(X_load(bias + uint64_t(batch * p.v[17] + m * p.v[18] + n * p.v[19]) * X_BYTES));
+            }
+            if (activation == 1) value = max(value, ACC_T(0));
 #if defined(X_DT_F16) || defined(X_DT_BF16) || defined(X_DT_F32)
-      if (activation == 1) value = max(value, ACC_T(0));
-      if (activation == 2) value = gelu_f(value);
-#else
-      if (activation == 1) value = max(value, ACC_T(0));
+            if (activation == 2) value = gelu_f(value);
 #endif
-      X_store(c + uint64_t(batch * p.v[14] + m * p.v[15] + n * p.v[16]) * X_BYTES, X_T(value));
+            X_store(c + uint64_t(batch * p.v[14] + m * p.v[15] + n * p.v[16]) * X_BYTES, X_T(value));
+          }
+        }
+      }
     }
   }
 }

@@ -19,34 +19,49 @@
 namespace torchvulkan {
 namespace {
 
-// Output tiles of gemm_tiled.comp.
-constexpr int64_t kTiledTile = 64;
-
-// gemm_coop.comp's tile configurations (variants.toml): output tile and step
-// along K. By default s256 (128x256) where the output has enough of its tiles
-// to fill the GPU, else s128; h64 (64x128, two stages) is there to be
-// measured against them for small problems.
-struct CoopTile {
+// Tile configurations (variants.toml): output tile and step along K.
+// gemm_tiled.comp (the portable tier): t64 and t128 (its float32 step; 8-byte
+// types take half). gemm_coop.comp (float16 on tensor cores): s128, s256
+// (128x256), h64 (64x128, two stages), compiled per operand layout.
+struct Tile {
   const char* name;
+  bool coop;
   int64_t m, n, k;
 };
-constexpr CoopTile kCoopTiles[] = {
-    {"s128", 128, 128, 32}, {"s256", 128, 256, 32}, {"h64", 64, 128, 32}};
-// The wide tiles pay off once the output has this many of them (H200, 8192^3:
-// 205 against 191 TFLOP/s for 128x128, 4096^3 with 512 tiles: 187 against 169).
-constexpr int64_t kWideTilesMin = 256;
+constexpr Tile kTiles[] = {{"t64", false, 64, 64, 16},
+                           {"t128", false, 128, 128, 8},
+                           {"s128", true, 128, 128, 32},
+                           {"s256", true, 128, 256, 32},
+                           {"h64", true, 64, 128, 32}};
+constexpr const Tile &kT64 = kTiles[0], &kT128 = kTiles[1], &kS128 = kTiles[2], &kS256 = kTiles[3];
+// The larger tiles of a tier are used once the output has this many of
+// them (H200, float16 8192^3: s256 205 against s128's 191 TFLOP/s, 4096^3
+// with 512 tiles: 187 against 169). t128 against t64 is not measured yet.
+constexpr int64_t kLargeTilesMin = 256;
 
-// TORCHVULKAN_GEMM_TILE names a configuration to use for every float16
-// product instead (for measuring them against each other).
-const CoopTile* forced_tile() {
-  static const CoopTile* forced = []() -> const CoopTile* {
+// TORCHVULKAN_GEMM_TILE names a configuration to use instead for every
+// product of its tier (for measuring them against each other).
+const Tile* forced_tile() {
+  static const Tile* forced = []() -> const Tile* {
     const char* name = std::getenv("TORCHVULKAN_GEMM_TILE");
     if (!name) return nullptr;
-    for (const CoopTile& tile : kCoopTiles)
+    for (const Tile& tile : kTiles)
       if (std::string_view(name) == tile.name) return &tile;
     TORCH_CHECK(false, "TORCHVULKAN_GEMM_TILE: unknown tile configuration ", name);
   }();
   return forced;
+}
+
+int64_t tile_count(const Tile& tile, int64_t batches, int64_t M, int64_t N) {
+  return batches * ((M + tile.m - 1) / tile.m) * ((N + tile.n - 1) / tile.n);
+}
+
+// The configuration for a product on one tier.
+const Tile& pick_tile(bool coop, int64_t batches, int64_t M, int64_t N) {
+  const Tile* forced = forced_tile();
+  if (forced && forced->coop == coop) return *forced;
+  const Tile &small = coop ? kS128 : kT64, &large = coop ? kS256 : kT128;
+  return N > small.n && tile_count(large, batches, M, N) >= kLargeTilesMin ? large : small;
 }
 
 std::mutex tier_mutex;
@@ -131,33 +146,28 @@ void gemm(const at::Tensor& a, const at::Tensor& b, const at::Tensor& out,
                           static_cast<uint32_t>(meta.size() * 8), invocations, touched);
   };
   if (!use_coop) {
-    uint64_t tiles = static_cast<uint64_t>(batches * ((M + kTiledTile - 1) / kTiledTile) *
-                                           ((N + kTiledTile - 1) / kTiledTile));
+    const Tile& tile = pick_tile(false, batches, M, N);
     const rt::Kernel& kernel =
-        dev.pipelines().get(std::string("gemm_tiled.gemm.") + dtype_name(type));
-    launch(kernel, tiles * kernel.workgroup_size, accesses);
+        dev.pipelines().get(std::string("gemm_tiled.") + tile.name + "." + dtype_name(type));
+    launch(kernel, static_cast<uint64_t>(tile_count(tile, batches, M, N)) * kernel.workgroup_size,
+           accesses);
     return;
   }
 
   auto sa = strides3(a), sb = strides3(b);
-  const CoopTile* tile = forced_tile();
-  if (!tile) {
-    bool wide = N > 128 && batches * ((M + 127) / 128) * ((N + 255) / 256) >= kWideTilesMin;
-    tile = &kCoopTiles[wide ? 1 : 0];
-  }
-  int64_t tile_k = tile->k;
-  std::string variant = std::string(tile->name) + "_" + (k_major(sa[1], sa[2]) ? "n" : "t") +
+  const Tile& tile = pick_tile(true, batches, M, N);
+  std::string variant = std::string(tile.name) + "_" + (k_major(sa[1], sa[2]) ? "n" : "t") +
                         (k_major(sb[2], sb[1]) ? "t" : "n");
   const rt::Kernel& kernel = dev.pipelines().get("gemm_coop." + variant + "." + dtype_name(type));
   // Split-K when the output has too few tiles to fill the GPU (the MNIST
   // benchmark's g @ W: 7 tiles, K up to 393216): ~256 workgroups in all,
   // each split at least 8 steps of K.
-  int64_t tiles = batches * ((M + tile->m - 1) / tile->m) * ((N + tile->n - 1) / tile->n);
-  int64_t k_steps = (K + tile_k - 1) / tile_k;
+  int64_t tiles = tile_count(tile, batches, M, N);
+  int64_t k_steps = (K + tile.k - 1) / tile.k;
   int64_t splits =
       std::clamp<int64_t>((256 + tiles - 1) / tiles, 1, std::max<int64_t>(1, k_steps / 8));
   int64_t chunk =
-      std::max<int64_t>(1, (k_steps + splits - 1) / splits) * tile_k;  // K = 0: one empty split
+      std::max<int64_t>(1, (k_steps + splits - 1) / splits) * tile.k;  // K = 0: one empty split
   splits = std::max<int64_t>(1, (K + chunk - 1) / chunk);
   auto sc = strides3(out);
   auto aligned = [](const at::Tensor& t) {

@@ -56,3 +56,32 @@ def test_linear_and_matmul_gradients_match_cpu(no_fallback):
     got = torch.autograd.grad(lin_v(x.to("vulkan")), [lin_v.weight, lin_v.bias], grad.to("vulkan"))
     for g, e in zip(got, expected):
         torch.testing.assert_close(g.cpu(), e)
+
+
+# Outputs of at least 256 tiles of 128x128 take the portable tier's large
+# tiles (gemm_tiled.t128): batches of 130 x 130 (edges of 2 past a tile),
+# K = 21 (not a multiple of its step), every operand orientation.
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64, torch.int32, torch.int64, torch.uint8])
+@pytest.mark.parametrize("ta,tb", [(False, False), (True, False), (False, True), (True, True)])
+def test_large_tiles(dtype, ta, tb, no_fallback):
+    batch, m, k, n = 64, 130, 21, 131
+    if dtype.is_floating_point:
+        a, b, c = torch.randn(batch, m, k, dtype=dtype), torch.randn(batch, k, n, dtype=dtype), torch.randn(n, dtype=dtype)
+    else:
+        a, b, c = (torch.randint(0, 5, s, dtype=dtype) for s in ((batch, m, k), (batch, k, n), (n,)))
+    da = (a.transpose(1, 2).contiguous().to("vulkan").transpose(1, 2)) if ta else a.to("vulkan")
+    db = (b.transpose(1, 2).contiguous().to("vulkan").transpose(1, 2)) if tb else b.to("vulkan")
+    alpha, beta = (2, 3) if not dtype.is_floating_point else (0.5, 2.0)
+    got = torch.baddbmm(c.to("vulkan"), da, db, alpha=alpha, beta=beta).cpu()
+    torch.testing.assert_close(got, torch.baddbmm(c, a, b, alpha=alpha, beta=beta))
+
+
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16])
+def test_large_tiles_16_bit_with_activations(dtype, no_fallback):
+    # 2100 x 2100: 17 x 17 tiles of 128, the last cut at 52.
+    x, w, bias = torch.randn(2100, 24), torch.randn(2100, 24), torch.randn(2100)
+    x, w, bias = x.to(dtype), w.to(dtype), bias.to(dtype)
+    expected = (x.float() @ w.float().t() + bias.float())
+    for use_gelu, act in ((False, torch.relu), (True, torch.nn.functional.gelu)):
+        got = torch.ops.aten._addmm_activation(bias.to("vulkan"), x.to("vulkan"), w.to("vulkan").t(), use_gelu=use_gelu)
+        torch.testing.assert_close(got.cpu().float(), act(expected), rtol=1e-2, atol=2e-2)
