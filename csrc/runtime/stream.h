@@ -1,10 +1,12 @@
 #pragma once
 // A stream records work into command buffers and submits them in batches to
 // the device's compute queue without waiting: a batch ends after a number of
-// commands, or early once it touches many bytes while the queue is short
-// (stream.cpp says why). Each submitted batch signals the
-// next value of a timeline semaphore; the host waits on that value only when
-// it must read results.
+// commands, early once it touches many bytes while the queue is short, or as
+// soon as the GPU and the submitting thread are both idle (stream.cpp says
+// why). A batch that ends is handed to a thread of the stream's own that
+// calls vkQueueSubmit, so the recording thread never pays for a submit. Each
+// batch signals the next value of a timeline semaphore; the host waits on
+// that value only when it must read results.
 //
 // Ordering: every command declares the byte ranges it reads and writes. A
 // compute/transfer memory barrier is recorded before a command only when one
@@ -14,10 +16,12 @@
 #include <volk.h>
 
 #include <chrono>
+#include <condition_variable>
 #include <cstdint>
 #include <deque>
 #include <mutex>
 #include <span>
+#include <thread>
 #include <vector>
 
 #include "runtime/buffer.h"
@@ -70,7 +74,7 @@ class Stream {
     VkCommandBuffer commands = VK_NULL_HANDLE;
     uint64_t value = 0;
     uint32_t recorded = 0;
-    uint64_t bytes = 0;  // summed spans of the recorded commands
+    uint64_t bytes = 0;         // summed spans of the recorded commands
     std::vector<Buffer> arena;  // parameter blocks; the last one is being filled
     uint64_t arena_used = 0;
   };
@@ -79,8 +83,10 @@ class Stream {
   void order(Batch& batch, std::span<const Access> accesses);
   uint64_t push_params(Batch& batch, const void* data, uint32_t bytes);
   void after_record(Batch& batch, uint64_t bytes);
-  void submit_locked();
+  void submit_locked();  // hands the current batch to the submitting thread
+  void submit_loop();
   void recycle_locked(uint64_t done);
+  void check_submitted();  // rethrows a failed submit
   void wait_locked(std::unique_lock<std::mutex>& lock, uint64_t value);
 
   VkDevice device_;
@@ -94,8 +100,19 @@ class Stream {
   std::mutex mutex_;
   VkCommandPool pool_ = VK_NULL_HANDLE;
   VkSemaphore timeline_ = VK_NULL_HANDLE;
-  uint64_t submitted_ = 0;  // highest value submitted to the queue
-  Batch current_;           // commands == null when nothing is being recorded
+  uint64_t submitted_ = 0;  // highest value handed to the submitting thread
+
+  // The submitting thread's state, under its own mutex (taken after mutex_
+  // when both are held), so that it never waits for the recording thread.
+  std::mutex submit_mutex_;
+  std::condition_variable submit_ready_;
+  // Batches handed over but not yet submitted: command buffer and value.
+  std::deque<std::pair<VkCommandBuffer, uint64_t>> to_submit_;
+  bool submitting_ = false;  // the thread is in vkQueueSubmit
+  bool stop_ = false;
+  VkResult submit_error_ = VK_SUCCESS;
+  std::thread submitter_;
+  Batch current_;  // commands == null when nothing is being recorded
   VkPipeline bound_ = VK_NULL_HANDLE;
   std::deque<Batch> in_flight_;
   std::vector<VkCommandBuffer> spare_commands_;
