@@ -1,0 +1,133 @@
+"""Matrix-product tile configurations against each other and cuBLAS.
+
+Each configuration runs in its own process with TORCHVULKAN_GEMM_TILE set
+(csrc/aten/ops/matmul/gemm.cpp lists them; a configuration applies to the
+products of its tier: t64/t128 to the portable tier, s128/s256/h64 to
+float16 on tensor cores), cuda in another process without torchvulkan.
+Every case warms the GPU up for a quarter second first (an idle H200 runs at
+345 MHz), then reports TFLOP/s by GPU timing events, median of 5 runs of 5.
+The driver's register count per kernel comes from pipeline statistics.
+
+    python benchmark/gemm_tiles.py [--tiles s128,s256,h64] [--dtype float16] [--quick] [--json out.json]
+"""
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+# name, (M, K, N), A stored transposed, B stored transposed, batches
+CASES = [
+    ("2048^3", (2048, 2048, 2048), False, False, 1),
+    ("4096^3", (4096, 4096, 4096), False, False, 1),
+    ("8192^3", (8192, 8192, 8192), False, False, 1),
+    ("8192^3 B^T", (8192, 8192, 8192), False, True, 1),
+    ("mnist h=65536 x@W^T", (128, 784, 65536), False, True, 1),
+    ("mnist h=65536 g^T@x", (65536, 128, 784), True, False, 1),
+    ("mnist h=65536 g@W", (128, 65536, 784), False, False, 1),
+    ("mnist h=393216 g^T@x", (393216, 128, 784), True, False, 1),
+    ("bmm 32x1024x64x1024", (1024, 64, 1024), False, False, 32),
+]
+
+
+# --quick: small shapes, for a CPU driver.
+QUICK = [("256^3", (256, 256, 256), False, False, 1), ("256^3 B^T", (256, 256, 256), False, True, 1),
+         ("bmm 4x256x64x256", (256, 64, 256), True, False, 4)]
+
+
+def operands(torch, case, dtype, device):
+    _, (m, k, n), ta, tb, batch = case
+    lead = (batch,) if batch > 1 else ()
+    a = torch.randn(*lead, *((k, m) if ta else (m, k)), dtype=dtype, device=device)
+    b = torch.randn(*lead, *((n, k) if tb else (k, n)), dtype=dtype, device=device)
+    return (a.transpose(-1, -2) if ta else a), (b.transpose(-1, -2) if tb else b)
+
+
+def measure(device, dtype_name, cases):
+    import torch
+    if device == "vulkan":
+        import torchvulkan  # noqa: F401
+    torch.backends.cuda.matmul.allow_tf32 = False
+    sync = torch.cuda.synchronize if device == "cuda" else torch.vulkan.synchronize
+    dtype = getattr(torch, dtype_name)
+    out = {}
+    for case in cases:
+        name, (m, k, n), _, _, batch = case
+        a, b = operands(torch, case, dtype, device)
+        warm_until = time.perf_counter() + 0.25
+        while time.perf_counter() < warm_until:
+            torch.matmul(a, b)
+            sync()
+        times = []
+        for _ in range(5):
+            start, end = (torch.Event(device=device, enable_timing=True) for _ in range(2))
+            start.record()
+            for _ in range(5):
+                torch.matmul(a, b)
+            end.record()
+            sync()
+            times.append(start.elapsed_time(end) / 5 / 1e3)
+        out[name] = 2 * m * n * k * batch / statistics.median(times) / 1e12
+        del a, b
+    return out
+
+
+def registers(tile, dtype_name):
+    import torchvulkan
+    short = {"float16": "f16", "bfloat16": "bf16", "float32": "f32", "float64": "f64"}[dtype_name]
+    names = [f"gemm_tiled.{tile}.{short}"] if tile.startswith("t") else [
+        f"gemm_coop.{tile}_{layout}.{short}" for layout in ("nn", "nt", "tn")]
+    found = {}
+    for name in names:
+        for stat in torchvulkan._C.pipeline_statistics(name, 0):
+            if stat["name"] == "Register Count":
+                found[name] = int(stat["value"])
+    return found
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--tiles", default="s128,s256,h64")
+    parser.add_argument("--dtype", default="float16")
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--json")
+    parser.add_argument("--child", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    cases = QUICK if args.quick else CASES
+    if args.child:
+        figures = measure("cuda" if args.child == "cuda" else "vulkan", args.dtype, cases)
+        if args.child != "cuda":
+            figures["registers"] = registers(args.child, args.dtype)
+        print("RESULT " + json.dumps(figures), flush=True)
+        return
+
+    runs = (["cuda"] if subprocess.run([sys.executable, "-c", "import torch; assert torch.cuda.is_available()"],
+                                       capture_output=True).returncode == 0 else []) + args.tiles.split(",")
+    results = {}
+    for run in runs:
+        env = dict(os.environ)
+        if run != "cuda":
+            env["TORCHVULKAN_GEMM_TILE"] = run
+        command = [sys.executable, __file__, "--child", run, "--dtype", args.dtype] + (["--quick"] if args.quick else [])
+        proc = subprocess.run(command, env=env, capture_output=True, text=True)
+        lines = [line for line in proc.stdout.splitlines() if line.startswith("RESULT ")]
+        results[run] = json.loads(lines[0][7:]) if lines else {"error": proc.stderr[-400:]}
+        if not lines:
+            print(f"{run}: failed\n{proc.stderr[-400:]}")
+    print(f"{args.dtype} TFLOP/s\n{'case':24s}" + "".join(f"{r:>9s}" for r in runs))
+    for name, *_ in cases:
+        cells = [results[r].get(name) for r in runs]
+        print(f"{name:24s}" + "".join(f"{c:9.3g}" if isinstance(c, float) else f"{'-':>9s}" for c in cells))
+    for run in runs:
+        if "registers" in results[run]:
+            print(f"{run} registers: {results[run]['registers']}")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(results, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
