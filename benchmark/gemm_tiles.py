@@ -90,7 +90,7 @@ def registers(tile, dtype_name):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--tiles", default="s128,s256,h64")
+    parser.add_argument("--tiles", default="s128,s256,s128e,s256e,h64")
     parser.add_argument("--dtype", default="float16")
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--json")

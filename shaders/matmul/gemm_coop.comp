@@ -188,10 +188,35 @@ void main() {
 #define STASH_TILE(RA, RB, STG) \
   [[unroll]] for (int j = 0; j < CA; ++j) smem[(STG) * STAGE_A + (a.smem + j * a.smem_apart) / UNIT] = RA[j]; \
   [[unroll]] for (int j = 0; j < CB; ++j) smem[SMEM_B + (STG) * STAGE_B + (b.smem + j * b.smem_apart) / UNIT] = RB[j];
+#define LOAD_B(FRAG, J, CUR, KK) \
+  { \
+    int at = SMEM_B + (CUR) * STAGE_B + (b_first + (J) * b_next + (KK) * b_deep) / UNIT; \
+    if (b.k_major) { \
+      coopMatLoad(FRAG, smem, at, pb / UNIT, gl_CooperativeMatrixLayoutColumnMajor); \
+    } else { \
+      coopMatLoad(FRAG, smem, at, pb / UNIT, gl_CooperativeMatrixLayoutRowMajor); \
+    } \
+  }
+// B_EACH: one B fragment live at a time (each multiplied by all of A's
+// before the next is loaded), FN - 1 fragments' registers fewer than
+// loading all of B's first.
+#if B_EACH
+#define MULTIPLY(CUR, KK) \
+  [[unroll]] for (int j = 0; j < FN; ++j) { \
+    coopmat<float16_t, gl_ScopeSubgroup, T, T, gl_MatrixUseB> fb; \
+    LOAD_B(fb, j, CUR, KK) \
+    [[unroll]] for (int i = 0; i < FM; ++i) acc[i][j] = coopMatMulAdd(fa[i], fb, acc[i][j]); \
+  }
+#else
+#define MULTIPLY(CUR, KK) \
+  coopmat<float16_t, gl_ScopeSubgroup, T, T, gl_MatrixUseB> fb[FN]; \
+  [[unroll]] for (int j = 0; j < FN; ++j) LOAD_B(fb[j], j, CUR, KK) \
+  [[unroll]] for (int i = 0; i < FM; ++i) \
+    [[unroll]] for (int j = 0; j < FN; ++j) acc[i][j] = coopMatMulAdd(fa[i], fb[j], acc[i][j]);
+#endif
 #define COMPUTE(CUR) \
   [[unroll]] for (int kk = 0; kk < BK / T; ++kk) { \
     coopmat<float16_t, gl_ScopeSubgroup, T, T, gl_MatrixUseA> fa[FM]; \
-    coopmat<float16_t, gl_ScopeSubgroup, T, T, gl_MatrixUseB> fb[FN]; \
     [[unroll]] for (int i = 0; i < FM; ++i) { \
       int at = (CUR) * STAGE_A + (a_first + i * a_next + kk * a_deep) / UNIT; \
       if (a.k_major) { \
@@ -200,16 +225,7 @@ void main() {
         coopMatLoad(fa[i], smem, at, pa / UNIT, gl_CooperativeMatrixLayoutColumnMajor); \
       } \
     } \
-    [[unroll]] for (int j = 0; j < FN; ++j) { \
-      int at = SMEM_B + (CUR) * STAGE_B + (b_first + j * b_next + kk * b_deep) / UNIT; \
-      if (b.k_major) { \
-        coopMatLoad(fb[j], smem, at, pb / UNIT, gl_CooperativeMatrixLayoutColumnMajor); \
-      } else { \
-        coopMatLoad(fb[j], smem, at, pb / UNIT, gl_CooperativeMatrixLayoutRowMajor); \
-      } \
-    } \
-    [[unroll]] for (int i = 0; i < FM; ++i) \
-      [[unroll]] for (int j = 0; j < FN; ++j) acc[i][j] = coopMatMulAdd(fa[i], fb[j], acc[i][j]); \
+    MULTIPLY(CUR, kk) \
   }
 
   uvec4 ra0[CA], rb0[CB];

@@ -22,17 +22,17 @@ namespace {
 // Tile configurations (variants.toml): output tile and step along K.
 // gemm_tiled.comp (the portable tier): t64 and t128 (its float32 step; 8-byte
 // types take half). gemm_coop.comp (float16 on tensor cores): s128, s256
-// (128x256), h64 (64x128, two stages), compiled per operand layout.
+// (128x256), h64 (64x128, two stages), and s128e, s256e (one B fragment
+// live at a time; not measured yet), compiled per operand layout.
 struct Tile {
   const char* name;
   bool coop;
   int64_t m, n, k;
 };
-constexpr Tile kTiles[] = {{"t64", false, 64, 64, 16},
-                           {"t128", false, 128, 128, 8},
-                           {"s128", true, 128, 128, 32},
-                           {"s256", true, 128, 256, 32},
-                           {"h64", true, 64, 128, 32}};
+constexpr Tile kTiles[] = {{"t64", false, 64, 64, 16},   {"t128", false, 128, 128, 8},
+                           {"s128", true, 128, 128, 32}, {"s256", true, 128, 256, 32},
+                           {"h64", true, 64, 128, 32},   {"s128e", true, 128, 128, 32},
+                           {"s256e", true, 128, 256, 32}};
 constexpr const Tile &kT64 = kTiles[0], &kT128 = kTiles[1], &kS128 = kTiles[2], &kS256 = kTiles[3];
 // The larger tiles of a tier are used once the output has this many of
 // them (H200, float16 8192^3: s256 205 against s128's 191 TFLOP/s, 4096^3
