@@ -81,9 +81,9 @@ shared uvec4 smem[STAGES * (STAGE_A + STAGE_B)];
 // column (c % (width / 8)) * 8 of the tile in its stored orientation (width
 // = BK when k_major, else the tile's M/N extent), so an invocation's chunks
 // j = 0, 1, ... share a column and lie `rows_apart` rows apart: only their
-// addresses are kept per chunk (registers were the limit: the 255-register
-// cap spilled with a full coordinate set per chunk); coordinates and shared
-// offsets are the first chunk's plus constants.
+// addresses are kept per chunk, coordinates and shared offsets are the first
+// chunk's plus constants (a full set per chunk took 7 registers; the one-stage
+// configurations sit at NVIDIA's 255-register cap and still spill ~200 bytes).
 struct Operand {
   int64_t rows, cols;       // extents along its M (or N) and K
   uint64_t element_bytes;   // address step between the 8 halves of a chunk
