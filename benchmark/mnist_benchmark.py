@@ -65,9 +65,14 @@ def reset_memory(device):
 
 
 def median_time(fn, device, reps):
-    for _ in range(3):
+    # At least 3 calls and a quarter second of warm-up: an idle GPU's clock
+    # rises only after some busy time (an H200 idles at 345 MHz; see
+    # docs/measurements.md), which a few small steps do not reach.
+    warm_until, calls = time.perf_counter() + 0.25, 0
+    while calls < 3 or time.perf_counter() < warm_until:
         fn()
-    sync(device)
+        sync(device)
+        calls += 1
     samples = []
     for _ in range(reps):
         start = time.perf_counter()
