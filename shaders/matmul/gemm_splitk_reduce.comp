@@ -1,6 +1,7 @@
-// The second step of gemm_coop.comp's split-K: C = act(alpha * (sum of the
-// splits' float32 partial products) + beta * bias), one invocation per
-// element of C, any output strides. Same parameter block as gemm_coop.comp.
+// The second step of a split-K product (gemm_coop.comp, gemm_tiled.comp): C =
+// act(alpha * (sum of the splits' float32 partial products) + beta * bias),
+// one invocation per element of C, any output strides. Same parameter block
+// as the products.
 
 #include "common/math.glsl"
 

@@ -11,6 +11,11 @@
 // to the other stage (one barrier a step). Shared memory: 2 x BK x (BM + BN +
 // 2 PAD) values, 16.5 KiB for 128x128 tiles of float32 (BK 8) and of
 // float64 (BK 4): within lavapipe's 32 KiB.
+//
+// Split-K (float32 accumulators only; few output tiles, long K): workgroup
+// group g takes split g % splits of K (`chunk` values, a multiple of BK) and
+// writes its raw sums to a float32 workspace [splits, batches, M, N];
+// gemm_splitk_reduce.comp adds them and applies the epilogue.
 #extension GL_EXT_control_flow_attributes : require
 
 #include "common/math.glsl"
@@ -20,7 +25,8 @@ layout(push_constant) uniform Args {
 } args;
 
 // int64 words (strides in elements): a, b, c, bias addresses; M, N, K, batches;
-// batch/row/col strides of a, b, c, bias; alpha and beta as ACC_T bits; activation.
+// batch/row/col strides of a, b, c, bias; alpha and beta as ACC_T bits; activation;
+// (unused); splits, chunk, workspace address.
 layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer Params { int64_t v[]; };
 
 #if defined(X_DT_F64)
@@ -71,6 +77,10 @@ void main() {
   int64_t M = p.v[4], N = p.v[5], K = p.v[6];
   int64_t tiles_m = (M + BM - 1) / BM, tiles_n = (N + BN - 1) / BN;
   uint64_t group = uint64_t(gl_WorkGroupID.y) * gl_NumWorkGroups.x + gl_WorkGroupID.x;
+  int64_t splits = p.v[24], chunk = p.v[25];
+  int64_t split = int64_t(group) % splits;
+  group /= uint64_t(splits);
+  int64_t k_begin = split * chunk, k_end = min(K, k_begin + chunk);
   int64_t batch = int64_t(group) / (tiles_m * tiles_n);
   if (batch >= p.v[7]) return;
   int64_t tile = int64_t(group) - batch * tiles_m * tiles_n;
@@ -111,15 +121,15 @@ void main() {
   [[unroll]] for (int i = 0; i < 2; ++i)
     [[unroll]] for (int r = 0; r < V; ++r)[[unroll]] for (int j = 0; j < 2; ++j) acc[i][r][j] = ACC_V(0);
 
-  int steps = int((K + BK - 1) / BK);
-  LOAD_TILE(0)
+  int steps = int((k_end - k_begin + BK - 1) / BK);
+  LOAD_TILE(k_begin)
   STORE_TILE(0)
   barrier();
   for (int s = 0; s < steps; ++s) {
     int cur = s & 1;
     bool more = s + 1 < steps;
     if (more) {
-      LOAD_TILE(int64_t(s + 1) * BK)
+      LOAD_TILE(k_begin + int64_t(s + 1) * BK)
     }
     [[unroll]] for (int k = 0; k < BK; ++k) {
       int row = (cur * BK + k);
@@ -145,7 +155,16 @@ void main() {
       [[unroll]] for (int j = 0; j < 2; ++j) {
         [[unroll]] for (int q = 0; q < V; ++q) {
           int64_t n = n0 + j * (BN / 2) + tx * V + q;
-          if (m < M && n < N) {
+          // No `continue` and no early exit: spirv-opt then leaves these
+          // loops rolled, and acc's dynamic indices push it to local memory.
+          bool inside = m < M && n < N;
+#if defined(X_DT_F16) || defined(X_DT_BF16) || defined(X_DT_F32)
+          if (inside && splits > 1) {
+            RefF32(uint64_t(p.v[26]) + uint64_t(((split * p.v[7] + batch) * M + m) * N + n) * 4u).v = acc[i][r][j][q];
+            inside = false;
+          }
+#endif
+          if (inside) {
             ACC_T value = alpha * acc[i][r][j][q];
             // beta == 0 ignores the bias entirely (NaN included), as PyTorch.
             if (bias != 0 && beta != ACC_T(0)) {

@@ -145,27 +145,23 @@ void gemm(const at::Tensor& a, const at::Tensor& b, const at::Tensor& out,
     dev.stream().dispatch(kernel, &args, sizeof(args), meta.data(),
                           static_cast<uint32_t>(meta.size() * 8), invocations, touched);
   };
-  if (!use_coop) {
-    const Tile& tile = pick_tile(false, batches, M, N);
-    const rt::Kernel& kernel =
-        dev.pipelines().get(std::string("gemm_tiled.") + tile.name + "." + dtype_name(type));
-    launch(kernel, static_cast<uint64_t>(tile_count(tile, batches, M, N)) * kernel.workgroup_size,
-           accesses);
-    return;
-  }
-
   auto sa = strides3(a), sb = strides3(b);
-  const Tile& tile = pick_tile(true, batches, M, N);
-  std::string variant = std::string(tile.name) + "_" + (k_major(sa[1], sa[2]) ? "n" : "t") +
-                        (k_major(sb[2], sb[1]) ? "t" : "n");
-  const rt::Kernel& kernel = dev.pipelines().get("gemm_coop." + variant + "." + dtype_name(type));
+  const Tile& tile = pick_tile(use_coop, batches, M, N);
+  std::string name = use_coop ? std::string("gemm_coop.") + tile.name + "_" +
+                                    (k_major(sa[1], sa[2]) ? "n" : "t") +
+                                    (k_major(sb[2], sb[1]) ? "t" : "n")
+                              : std::string("gemm_tiled.") + tile.name;
+  const rt::Kernel& kernel = dev.pipelines().get(name + "." + dtype_name(type));
   // Split-K when the output has too few tiles to fill the GPU (the MNIST
   // benchmark's g @ W: 7 tiles, K up to 393216): ~256 workgroups in all,
-  // each split at least 8 steps of K.
+  // each split at least 8 steps of K. Only with float32 accumulators (the
+  // partial sums' workspace is float32).
   int64_t tiles = tile_count(tile, batches, M, N);
   int64_t k_steps = (K + tile.k - 1) / tile.k;
-  int64_t splits =
-      std::clamp<int64_t>((256 + tiles - 1) / tiles, 1, std::max<int64_t>(1, k_steps / 8));
+  bool float_sums = type == c10::kHalf || type == c10::kBFloat16 || type == c10::kFloat;
+  int64_t splits = float_sums ? std::clamp<int64_t>((256 + tiles - 1) / tiles, 1,
+                                                    std::max<int64_t>(1, k_steps / 8))
+                              : 1;
   int64_t chunk =
       std::max<int64_t>(1, (k_steps + splits - 1) / splits) * tile.k;  // K = 0: one empty split
   splits = std::max<int64_t>(1, (K + chunk - 1) / chunk);
@@ -178,6 +174,7 @@ void gemm(const at::Tensor& a, const at::Tensor& b, const at::Tensor& out,
       (bias_strides[1] == 0 && bias_strides[2] == 1 && bias_strides[0] % 8 == 0 && aligned(bias));
   bool vector_store = splits == 1 && epilogue == Epilogue::none && sc[2] == 1 && N % 8 == 0 &&
                       sc[1] % 8 == 0 && sc[0] % 8 == 0 && aligned(out) && bias_row;
+  // gemm_coop.comp's flags (gemm_tiled.comp ignores them).
   meta.push_back((vector_loadable(a, sa[0], M, K, sa[1], sa[2]) ? 1 : 0) |
                  (vector_loadable(b, sb[0], N, K, sb[2], sb[1]) ? 2 : 0) | (vector_store ? 4 : 0));
   at::Tensor workspace;

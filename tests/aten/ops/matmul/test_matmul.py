@@ -85,3 +85,22 @@ def test_large_tiles_16_bit_with_activations(dtype, no_fallback):
     for use_gelu, act in ((False, torch.relu), (True, torch.nn.functional.gelu)):
         got = torch.ops.aten._addmm_activation(bias.to("vulkan"), x.to("vulkan"), w.to("vulkan").t(), use_gelu=use_gelu)
         torch.testing.assert_close(got.cpu().float(), act(expected), rtol=1e-2, atol=2e-2)
+
+
+# Few output tiles and a long K: the portable tier splits K across
+# workgroups into a float32 workspace, then gemm_splitk_reduce applies alpha,
+# beta, the bias and the activation.
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float16, torch.bfloat16])
+def test_split_k(dtype, no_fallback):
+    x, w, bias = torch.randn(20, 3000), torch.randn(30, 3000), torch.randn(30)
+    x, w, bias = x.to(dtype), w.to(dtype), bias.to(dtype)
+    expected = 0.5 * bias.double() + 2.0 * (x.double() @ w.double().t())
+    tol = {torch.float32: (1e-4, 1e-3), torch.float16: (2e-3, 5e-2), torch.bfloat16: (1e-2, 4e-1)}[dtype]
+    got = torch.addmm(bias.to("vulkan"), x.to("vulkan"), w.to("vulkan").t(), beta=0.5, alpha=2.0)
+    torch.testing.assert_close(got.cpu().double(), expected, rtol=tol[0], atol=tol[1])
+    relu = torch.ops.aten._addmm_activation(bias.to("vulkan"), x.to("vulkan"), w.to("vulkan").t())
+    torch.testing.assert_close(relu.cpu().double(), (bias.double() + x.double() @ w.double().t()).relu(),
+                               rtol=tol[0], atol=tol[1])
+    a, b = torch.randn(3, 17, 1000).to(dtype), torch.randn(3, 1000, 9).to(dtype)
+    torch.testing.assert_close(torch.bmm(a.to("vulkan"), b.to("vulkan")).cpu().double(), a.double() @ b.double(),
+                               rtol=tol[0], atol=tol[1])
