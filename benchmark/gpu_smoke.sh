@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # One GPU-machine run (see ../shared/ARCHITECTURE.md): build against the
 # machine's torch, print the device's properties, then run the given
-# benchmark scripts. Usage on the device tool:
-#   source .gpu/enter.sh; bash benchmark/gpu_smoke.sh benchmark/ops.py
+# benchmark scripts, each argument one script with its options. Usage on the
+# device tool:
+#   source .gpu/enter.sh; bash benchmark/gpu_smoke.sh benchmark/ops.py \
+#       "benchmark/gemm_tiles.py --dtype float32 --tiles t64,t128"
 # with carry [".gpu", ".whl"]. Prepared on the development machine:
 #   .gpu/  ../shared/gpu/prepare.sh, plus Debian 13's libvulkan-volk-dev
 #          (the GPU image has no volk; apt-get download it with prepare.sh's
@@ -21,4 +23,6 @@ print(p)
 print("coopmat shapes:", p.cooperative_matrix_shapes)
 print("compiler features:", torchvulkan._C.compiler_features())
 PY
-for script in "$@"; do python3 "$script"; done
+# Word splitting is wanted: an argument is a script and its options.
+# shellcheck disable=SC2086
+for script in "$@"; do python3 $script; done
