@@ -2,6 +2,7 @@
 
 import torch
 
+from . import _C
 from .device import (  # noqa: F401
     VulkanDeviceProperties,
     current_device,
@@ -45,4 +46,5 @@ def get_amp_supported_dtype() -> list[torch.dtype]:
 
 
 def _is_in_bad_fork() -> bool:
-    return False
+    """True in a process forked after its parent opened a Vulkan device."""
+    return _C.in_bad_fork()

@@ -170,6 +170,7 @@ PYBIND11_MODULE(_C, m) {
   });
   m.def("native_half",
         [](int index) { return device(static_cast<c10::DeviceIndex>(index)).native_half(); });
+  m.def("in_bad_fork", &rt::Runtime::in_bad_fork);
   m.def("kernel_names", [] {
     std::vector<std::string> out;
     for (size_t i = 0; i < rt::kNumEmbeddedKernels; ++i)

@@ -1,5 +1,9 @@
 #include "runtime/runtime.h"
 
+#ifndef _WIN32
+#include <pthread.h>
+#endif
+
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
@@ -28,8 +32,9 @@ bool has_layer(const char* name) {
   vkEnumerateInstanceLayerProperties(&count, nullptr);
   std::vector<VkLayerProperties> layers(count);
   vkEnumerateInstanceLayerProperties(&count, layers.data());
-  return std::any_of(layers.begin(), layers.end(),
-                     [&](const VkLayerProperties& l) { return std::strcmp(l.layerName, name) == 0; });
+  return std::any_of(layers.begin(), layers.end(), [&](const VkLayerProperties& l) {
+    return std::strcmp(l.layerName, name) == 0;
+  });
 }
 
 bool has_instance_extension(const char* name) {
@@ -37,26 +42,29 @@ bool has_instance_extension(const char* name) {
   vkEnumerateInstanceExtensionProperties(nullptr, &count, nullptr);
   std::vector<VkExtensionProperties> extensions(count);
   vkEnumerateInstanceExtensionProperties(nullptr, &count, extensions.data());
-  return std::any_of(extensions.begin(), extensions.end(),
-                     [&](const VkExtensionProperties& e) { return std::strcmp(e.extensionName, name) == 0; });
+  return std::any_of(extensions.begin(), extensions.end(), [&](const VkExtensionProperties& e) {
+    return std::strcmp(e.extensionName, name) == 0;
+  });
 }
 
 std::string lower(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::tolower(c); });
+  std::transform(text.begin(), text.end(), text.begin(),
+                 [](unsigned char c) { return std::tolower(c); });
   return text;
 }
 
 }  // namespace
+
+std::atomic<bool> Runtime::opened_any_{false}, Runtime::bad_fork_{false};
 
 Runtime& Runtime::get() {
   static Runtime* runtime = new Runtime();  // never destroyed: drivers may unload first at exit
   return *runtime;
 }
 
-VKAPI_ATTR VkBool32 VKAPI_CALL Runtime::on_validation(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
-                                                      VkDebugUtilsMessageTypeFlagsEXT,
-                                                      const VkDebugUtilsMessengerCallbackDataEXT* data,
-                                                      void* user) {
+VKAPI_ATTR VkBool32 VKAPI_CALL Runtime::on_validation(
+    VkDebugUtilsMessageSeverityFlagBitsEXT severity, VkDebugUtilsMessageTypeFlagsEXT,
+    const VkDebugUtilsMessengerCallbackDataEXT* data, void* user) {
   auto* self = static_cast<Runtime*>(user);
   if (severity >= VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT) {
     self->validation_messages_.fetch_add(1);
@@ -66,8 +74,14 @@ VKAPI_ATTR VkBool32 VKAPI_CALL Runtime::on_validation(VkDebugUtilsMessageSeverit
 }
 
 Runtime::Runtime() {
+#ifndef _WIN32  // no fork() there
+  pthread_atfork(nullptr, nullptr, [] {
+    if (opened_any_.load()) bad_fork_.store(true);
+  });
+#endif
   if (volkInitialize() != VK_SUCCESS) {
-    status_ = std::string("no Vulkan driver was found: the Vulkan loader (libvulkan) is not installed. ") +
+    status_ = std::string(
+                  "no Vulkan driver was found: the Vulkan loader (libvulkan) is not installed. ") +
               kInstallHint;
     return;
   }
@@ -85,13 +99,16 @@ Runtime::Runtime() {
   }
   const char* validation = std::getenv("TORCHVULKAN_VALIDATION");
   if (validation && std::strcmp(validation, "0") != 0) {
-    if (has_layer("VK_LAYER_KHRONOS_validation") && has_instance_extension(VK_EXT_DEBUG_UTILS_EXTENSION_NAME)) {
+    if (has_layer("VK_LAYER_KHRONOS_validation") &&
+        has_instance_extension(VK_EXT_DEBUG_UTILS_EXTENSION_NAME)) {
       layers.push_back("VK_LAYER_KHRONOS_validation");
       extensions.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
       validation_ = true;
     } else {
-      std::fprintf(stderr, "torchvulkan: TORCHVULKAN_VALIDATION is set but the Khronos validation layer is not "
-                           "installed (Debian: vulkan-validationlayers)\n");
+      std::fprintf(
+          stderr,
+          "torchvulkan: TORCHVULKAN_VALIDATION is set but the Khronos validation layer is not "
+          "installed (Debian: vulkan-validationlayers)\n");
     }
   }
   info.pApplicationInfo = &app;
@@ -101,16 +118,17 @@ Runtime::Runtime() {
   info.ppEnabledExtensionNames = extensions.data();
   VkResult result = vkCreateInstance(&info, nullptr, &instance_);
   if (result != VK_SUCCESS) {
-    status_ = std::string("no Vulkan driver was found (vkCreateInstance: ") + result_name(result) + "). " +
-              kInstallHint;
+    status_ = std::string("no Vulkan driver was found (vkCreateInstance: ") + result_name(result) +
+              "). " + kInstallHint;
     return;
   }
   volkLoadInstance(instance_);
 
   if (validation_) {
-    VkDebugUtilsMessengerCreateInfoEXT messenger{VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
-    messenger.messageSeverity =
-        VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
+    VkDebugUtilsMessengerCreateInfoEXT messenger{
+        VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
+    messenger.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT |
+                                VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
     messenger.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT |
                             VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
                             VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT;
@@ -148,8 +166,9 @@ Runtime::Runtime() {
                            : lower(usable[i].second.name).find(lower(wanted)) != std::string::npos;
       if (match && picked.empty()) picked.push_back(usable[i]);
     }
-    if (picked.empty()) status_ = "TORCHVULKAN_DEVICE=" + wanted + " matches none of the " +
-                                  std::to_string(usable.size()) + " Vulkan device(s)";
+    if (picked.empty())
+      status_ = "TORCHVULKAN_DEVICE=" + wanted + " matches none of the " +
+                std::to_string(usable.size()) + " Vulkan device(s)";
     usable = std::move(picked);
   }
   for (auto& [device, caps] : usable) {
@@ -158,7 +177,8 @@ Runtime::Runtime() {
   }
   devices_.resize(physical_.size());
   if (physical_.empty() && status_.empty()) {
-    status_ = count == 0 ? std::string("no Vulkan driver was found: the loader sees no device. ") + kInstallHint
+    status_ = count == 0 ? std::string("no Vulkan driver was found: the loader sees no device. ") +
+                               kInstallHint
                          : "no Vulkan device is usable by torchvulkan:" + skipped;
   }
 }
@@ -177,9 +197,18 @@ const Capabilities& Runtime::capabilities(int index) const {
 }
 
 Device& Runtime::device(int index) {
+  if (bad_fork_.load()) {
+    throw Error(
+        "torchvulkan: cannot use a Vulkan device in a forked subprocess whose parent had opened "
+        "one; use the 'spawn' start method with multiprocessing (DataLoader: "
+        "multiprocessing_context='spawn') to use Vulkan in subprocesses");
+  }
   check_index(index);
   std::lock_guard<std::mutex> lock(mutex_);
-  if (!devices_[index]) devices_[index] = std::make_unique<Device>(index, physical_[index], caps_[index]);
+  if (!devices_[index]) {
+    devices_[index] = std::make_unique<Device>(index, physical_[index], caps_[index]);
+    opened_any_.store(true);
+  }
   return *devices_[index];
 }
 

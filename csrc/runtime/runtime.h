@@ -28,6 +28,10 @@ class Runtime {
   Device& device(int index);
   // Devices opened so far (for synchronize/empty_cache on all of them).
   std::vector<Device*> opened();
+  // True in a process forked after its parent opened a device: the parent's
+  // device (and its stream's submitting thread) do not exist there, so
+  // device() throws instead of hanging, as CUDA refuses a forked child.
+  static bool in_bad_fork() { return bad_fork_.load(); }
 
   bool validation_enabled() const { return validation_; }
   uint64_t validation_messages() const { return validation_messages_.load(); }
@@ -35,9 +39,9 @@ class Runtime {
  private:
   Runtime();
   void check_index(int index) const;
-  static VKAPI_ATTR VkBool32 VKAPI_CALL on_validation(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
-                                                      VkDebugUtilsMessageTypeFlagsEXT type,
-                                                      const VkDebugUtilsMessengerCallbackDataEXT* data, void* user);
+  static VKAPI_ATTR VkBool32 VKAPI_CALL on_validation(
+      VkDebugUtilsMessageSeverityFlagBitsEXT severity, VkDebugUtilsMessageTypeFlagsEXT type,
+      const VkDebugUtilsMessengerCallbackDataEXT* data, void* user);
 
   VkInstance instance_ = VK_NULL_HANDLE;
   VkDebugUtilsMessengerEXT messenger_ = VK_NULL_HANDLE;
@@ -48,6 +52,7 @@ class Runtime {
   std::vector<Capabilities> caps_;
   std::mutex mutex_;
   std::vector<std::unique_ptr<Device>> devices_;
+  static std::atomic<bool> opened_any_, bad_fork_;
 };
 
 }  // namespace torchvulkan::rt
