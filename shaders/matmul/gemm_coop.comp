@@ -113,14 +113,22 @@ Operand operand(int64_t rows, int64_t cols, int64_t stride_mn, int64_t stride_k,
   return o;
 }
 
-// Chunk j's address.
+// Chunk j's coordinates: rows of the stored tile run along M/N when K is
+// contiguous, along K otherwise.
+int64_t chunk_mn(Operand o, int j) {
+  return o.mn + (o.k_major ? j * o.rows_apart : 0);
+}
+
+int64_t chunk_k(Operand o, int j) {
+  return o.k + (o.k_major ? 0 : j * o.rows_apart);
+}
+
 uint64_t chunk_address(Operand o, uint64_t base, int64_t stride_mn, int64_t stride_k, int j) {
-  int64_t mn = o.mn + (o.k_major ? j * o.rows_apart : 0), k = o.k + (o.k_major ? 0 : j * o.rows_apart);
-  return base + uint64_t(mn * stride_mn + k * stride_k) * 2u;
+  return base + uint64_t(chunk_mn(o, j) * stride_mn + chunk_k(o, j) * stride_k) * 2u;
 }
 
 uvec4 load8(Operand o, uint64_t address, int j) {
-  int64_t mn = o.mn + (o.k_major ? j * o.rows_apart : 0), k = o.k + (o.k_major ? 0 : j * o.rows_apart);
+  int64_t mn = chunk_mn(o, j), k = chunk_k(o, j);
   if (o.vec) {
     // The host checked that the contiguous extent is a multiple of 8, so a
     // chunk lies wholly inside or wholly outside.

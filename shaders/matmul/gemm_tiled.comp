@@ -51,6 +51,9 @@ layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer Par
 #define ACC_BITS(x) int(x)
 #endif
 
+#if BM != BN
+#error "the invocation grid is square: BM must equal BN"
+#endif
 const int T16 = 16;          // invocations along each side of the tile
 const int TM = BM / T16;     // block side per invocation (4 or 8)
 const int V = TM / 2;        // band width, the shared vectors' length
@@ -70,6 +73,15 @@ const int ROW_A = (BM + PAD) / V, ROW_B = (BN + PAD) / V;  // vectors per stored
 shared ACC_V tile_a[2 * BK * ROW_A];
 shared ACC_V tile_b[2 * BK * ROW_B];
 const int LOADS_A = BM * BK / 256, LOADS_B = BN * BK / 256;  // values per invocation and step
+
+// Staging: value j of an invocation's share of a tile step is (row, k) =
+// (e / BK, e % BK), e = invocation + 256 j, when K is the operand's
+// contiguous dimension, else (e % tile, e / tile), so that neighbouring
+// invocations read neighbouring addresses.
+ivec2 staged(int j, bool k_fast, int tile) {
+  int e = int(gl_LocalInvocationID.x) + 256 * j;
+  return k_fast ? ivec2(e / BK, e % BK) : ivec2(e % tile, e / tile);
+}
 
 void main() {
   Params p = Params(args.meta);
@@ -91,30 +103,27 @@ void main() {
   int tid = int(gl_LocalInvocationID.x);
   int ty = tid / T16, tx = tid % T16;
 
-  // Staging: value e of a tile step is (row, k) = (e / BK, e % BK) when K is
-  // the operand's contiguous dimension, else (e % tile, e / tile), so that
-  // neighbouring invocations read neighbouring addresses.
   bool a_kfast = a_col == 1, b_kfast = b_row == 1;
   ACC_T ra[LOADS_A], rb[LOADS_B];
 #define LOAD_TILE(K0) \
   [[unroll]] for (int j = 0; j < LOADS_A; ++j) { \
-    int e = tid + 256 * j, m = a_kfast ? e / BK : e % BM, k = a_kfast ? e % BK : e / BM; \
-    int64_t gm = m0 + m, gk = (K0) + k; \
+    ivec2 at = staged(j, a_kfast, BM); \
+    int64_t gm = m0 + at.x, gk = (K0) + at.y; \
     ra[j] = gm < M && gk < K ? ACC_T(X_load(a + uint64_t(gm * a_row + gk * a_col) * X_BYTES)) : ACC_T(0); \
   } \
   [[unroll]] for (int j = 0; j < LOADS_B; ++j) { \
-    int e = tid + 256 * j, n = b_kfast ? e / BK : e % BN, k = b_kfast ? e % BK : e / BN; \
-    int64_t gn = n0 + n, gk = (K0) + k; \
+    ivec2 at = staged(j, b_kfast, BN); \
+    int64_t gn = n0 + at.x, gk = (K0) + at.y; \
     rb[j] = gn < N && gk < K ? ACC_T(X_load(b + uint64_t(gk * b_row + gn * b_col) * X_BYTES)) : ACC_T(0); \
   }
 #define STORE_TILE(STAGE) \
   [[unroll]] for (int j = 0; j < LOADS_A; ++j) { \
-    int e = tid + 256 * j, m = a_kfast ? e / BK : e % BM, k = a_kfast ? e % BK : e / BM; \
-    tile_a[((STAGE) * BK + k) * ROW_A + m / V][m % V] = ra[j]; \
+    ivec2 at = staged(j, a_kfast, BM); \
+    tile_a[((STAGE) * BK + at.y) * ROW_A + at.x / V][at.x % V] = ra[j]; \
   } \
   [[unroll]] for (int j = 0; j < LOADS_B; ++j) { \
-    int e = tid + 256 * j, n = b_kfast ? e / BK : e % BN, k = b_kfast ? e % BK : e / BN; \
-    tile_b[((STAGE) * BK + k) * ROW_B + n / V][n % V] = rb[j]; \
+    ivec2 at = staged(j, b_kfast, BN); \
+    tile_b[((STAGE) * BK + at.y) * ROW_B + at.x / V][at.x % V] = rb[j]; \
   }
 
   ACC_V acc[2][V][2];  // [row band][row in band][column band]
