@@ -14,10 +14,8 @@ The driver's register count per kernel comes from pipeline statistics.
 import argparse
 import json
 import os
-import statistics
 import subprocess
 import sys
-import time
 
 # name, (M, K, N), A stored transposed, B stored transposed, batches
 CASES = [
@@ -48,29 +46,18 @@ def operands(torch, case, dtype, device):
 
 def measure(device, dtype_name, cases):
     import torch
+
+    from timing import timeit
     if device == "vulkan":
         import torchvulkan  # noqa: F401
     torch.backends.cuda.matmul.allow_tf32 = False
-    sync = torch.cuda.synchronize if device == "cuda" else torch.vulkan.synchronize
     dtype = getattr(torch, dtype_name)
     out = {}
     for case in cases:
         name, (m, k, n), _, _, batch = case
         a, b = operands(torch, case, dtype, device)
-        warm_until = time.perf_counter() + 0.25
-        while time.perf_counter() < warm_until:
-            torch.matmul(a, b)
-            sync()
-        times = []
-        for _ in range(5):
-            start, end = (torch.Event(device=device, enable_timing=True) for _ in range(2))
-            start.record()
-            for _ in range(5):
-                torch.matmul(a, b)
-            end.record()
-            sync()
-            times.append(start.elapsed_time(end) / 5 / 1e3)
-        out[name] = 2 * m * n * k * batch / statistics.median(times) / 1e12
+        _, seconds = timeit(lambda: torch.matmul(a, b), device, reps=5, inner=5)
+        out[name] = 2 * m * n * k * batch / seconds / 1e12
         del a, b
     return out
 

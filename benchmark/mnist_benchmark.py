@@ -26,21 +26,14 @@ import time
 
 import torch
 
+from timing import sync, warm_up
+
 SIZES = [64, 256, 1024, 4096, 16384, 65536, 131072, 262144, 393216]
 BATCH = 128
 
 
 def parameters(h):
     return 784 * h + h + 10 * h + 10
-
-
-def sync(device):
-    if device == "cuda":
-        torch.cuda.synchronize()
-    elif device == "mps":
-        torch.mps.synchronize()
-    elif device == "vulkan":
-        torch.vulkan.synchronize()
 
 
 def peak_reserved(device):
@@ -65,14 +58,7 @@ def reset_memory(device):
 
 
 def median_time(fn, device, reps):
-    # At least 3 calls and a quarter second of warm-up: an idle GPU's clock
-    # rises only after some busy time (an H200 idles at 345 MHz; see
-    # docs/measurements.md), which a few small steps do not reach.
-    warm_until, calls = time.perf_counter() + 0.25, 0
-    while calls < 3 or time.perf_counter() < warm_until:
-        fn()
-        sync(device)
-        calls += 1
+    warm_up(fn, device, calls=3)
     samples = []
     for _ in range(reps):
         start = time.perf_counter()

@@ -23,10 +23,7 @@ import torch
 from torch.utils._python_dispatch import TorchDispatchMode
 
 from mnist_benchmark import training
-
-def sync(device):
-    (torch.cuda.synchronize if device == "cuda" else torch.vulkan.synchronize)()
-
+from timing import sync
 
 def describe(func, args):
     shapes = [tuple(a.shape) if isinstance(a, torch.Tensor) else f"{len(a)} tensors" for a in args

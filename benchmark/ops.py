@@ -18,48 +18,14 @@ timed through the CPU fallback.
 import argparse
 import json
 import os
-import statistics
-import time
 
 import torch
 
 import torchvulkan  # noqa: F401  (registers the device)
+from timing import timeit
 
 MiB = 1 << 20
 os.environ["TORCHVULKAN_STRICT"] = "1"
-
-
-def sync(device):
-    if device == "cuda":
-        torch.cuda.synchronize()
-    else:
-        torch.vulkan.synchronize()
-
-
-def timeit(fn, device, reps, inner):
-    """Median seconds per call, by the host's clock and by the device's own
-    (timing events around the calls), so host overhead shows as the gap."""
-    # A quarter second of warm-up: the GPU's clocks rise only after some busy
-    # time (docs/measurements.md, 2026-12-04, third session: an idle H200 runs
-    # at 345 MHz).
-    warm_until = time.perf_counter() + 0.25
-    while True:
-        fn()
-        sync(device)
-        if time.perf_counter() > warm_until:
-            break
-    wall, busy = [], []
-    for _ in range(reps):
-        start, end = (torch.Event(device=device, enable_timing=True) for _ in range(2))
-        began = time.perf_counter()
-        start.record()
-        for _ in range(inner):
-            fn()
-        end.record()
-        sync(device)
-        wall.append((time.perf_counter() - began) / inner)
-        busy.append(start.elapsed_time(end) / 1e3 / inner)
-    return statistics.median(wall), statistics.median(busy)
 
 
 def filled(shape, dtype, device, value=1.0):

@@ -1,0 +1,47 @@
+"""Timing shared by the benchmark scripts: synchronizing a device, warming
+it up, and timing calls by the host's clock and by GPU timing events."""
+
+import statistics
+import time
+
+import torch
+
+
+def sync(device):
+    if device == "cuda":
+        torch.cuda.synchronize()
+    elif device == "mps":
+        torch.mps.synchronize()
+    elif device == "vulkan":
+        torch.vulkan.synchronize()
+
+
+def warm_up(fn, device, calls=1, seconds=0.25):
+    """Calls fn, synchronized, at least `calls` times and for `seconds`: an
+    idle GPU's clock rises only after some busy time (docs/measurements.md,
+    2026-12-04, third session: an idle H200 runs at 345 MHz, and a Vulkan
+    product issued after a second of idle ran at a fifth of its speed)."""
+    until, done = time.perf_counter() + seconds, 0
+    while done < calls or time.perf_counter() < until:
+        fn()
+        sync(device)
+        done += 1
+
+
+def timeit(fn, device, reps, inner):
+    """Median seconds per call after a warm-up, by the host's clock and by the
+    device's own (timing events around the calls), so host overhead shows as
+    the gap."""
+    warm_up(fn, device)
+    wall, busy = [], []
+    for _ in range(reps):
+        start, end = (torch.Event(device=device, enable_timing=True) for _ in range(2))
+        began = time.perf_counter()
+        start.record()
+        for _ in range(inner):
+            fn()
+        end.record()
+        sync(device)
+        wall.append((time.perf_counter() - began) / inner)
+        busy.append(start.elapsed_time(end) / 1e3 / inner)
+    return statistics.median(wall), statistics.median(busy)
