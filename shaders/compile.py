@@ -20,6 +20,8 @@ A variant list names GLSL sources under shaders/ and how to expand them:
     requires_compiler = "coopmat"   # only where that compiler probe passes
     requires_device = ["coopmat"]   # device features the kernel needs beyond
                                     # its dtypes' (Feature:: in embedded_kernels.h)
+    requires_for = { bf16 = { compiler = "bfloat16", device = ["coopmat_bf16"] } }
+                                    # with ops: more of both for one dtype's variants
 Variant names: "convert.f32.bf16", "copy_bits.4", "fill.i64", "unary.exp.f16".
 
 Each variant is a small wrapper file: the dtype-specific loads and stores for
@@ -196,9 +198,11 @@ def roles_prelude(dts):
     return prelude, needs
 
 
-def expand(kernel):
+def expand(kernel, features=()):
     """Yield (variant name, wrapper prelude, required device features, fixed
-    workgroup size: the WORKGROUP define, 0 for the device's default)."""
+    workgroup size: the WORKGROUP define, 0 for the device's default), leaving
+    out the variants whose `requires_for` names a compiler feature not in
+    `features`."""
     name = kernel["name"]
     if "widths" in kernel:
         for w in kernel["widths"]:
@@ -214,7 +218,11 @@ def expand(kernel):
         defines = kernel.get("defines", {})
         for op, spec in kernel["ops"].items():
             for dt in dtype_set(spec):
+                extra = kernel.get("requires_for", {}).get(dt, {})
+                if extra.get("compiler", "") not in ("", *features):
+                    continue
                 prelude, needs = roles_prelude({role: fixed.get(role, dt) for role in roles})
+                needs = needs + extra.get("device", [])
                 macros = "".join(f"#define {k} {v}\n" for k, v in defines.get(op, {}).items())
                 workgroup = defines.get(op, {}).get("WORKGROUP", 0)
                 yield f"{name}.{op}.{dt}", f"#define OP_{op} 1\n" + macros + prelude, needs, workgroup
@@ -272,7 +280,7 @@ def main():
         required = kernel.get("requires_compiler")
         if required and required not in features:
             continue
-        for name, prelude, needs, workgroup in expand(kernel):
+        for name, prelude, needs, workgroup in expand(kernel, features):
             needs = sorted(set(needs) | set(kernel.get("requires_device", [])))
             jobs.append((name, kernel["source"], prelude, needs, workgroup))
 

@@ -122,11 +122,24 @@ Capabilities query_capabilities(VkPhysicalDevice device) {
   caps.min_storage_alignment = limits.minStorageBufferOffsetAlignment;
   caps.timestamp_period = limits.timestampPeriod;
 
+  // Optional feature structs, chained where the device has their extension.
+  void* optional = nullptr;
   VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR executable{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR};
-  VkPhysicalDeviceVulkan12Features f12{
-      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
-      has("VK_KHR_pipeline_executable_properties") ? &executable : nullptr};
+  if (has("VK_KHR_pipeline_executable_properties")) {
+    executable.pNext = optional;
+    optional = &executable;
+  }
+#ifdef VK_KHR_shader_bfloat16
+  VkPhysicalDeviceShaderBfloat16FeaturesKHR bf16{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_BFLOAT16_FEATURES_KHR};
+  if (caps.bfloat16) {
+    bf16.pNext = optional;
+    optional = &bf16;
+  }
+#endif
+  VkPhysicalDeviceVulkan12Features f12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
+                                       optional};
   VkPhysicalDeviceVulkan11Features f11{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES, &f12};
   VkPhysicalDeviceFeatures2 features{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &f11};
   vkGetPhysicalDeviceFeatures2(device, &features);
@@ -160,16 +173,25 @@ Capabilities query_capabilities(VkPhysicalDevice device) {
     for (const auto& s : shapes) {
       caps.cooperative_matrix_shapes.push_back({s.MSize, s.NSize, s.KSize, component_name(s.AType),
                                                 component_name(s.CType), scope_name(s.scope)});
-      caps.coopmat_f16_16x16x16 |=
-          s.MSize == 16 && s.NSize == 16 && s.KSize == 16 &&
-          s.AType == VK_COMPONENT_TYPE_FLOAT16_KHR && s.BType == VK_COMPONENT_TYPE_FLOAT16_KHR &&
-          s.CType == VK_COMPONENT_TYPE_FLOAT32_KHR &&
-          s.ResultType == VK_COMPONENT_TYPE_FLOAT32_KHR && s.scope == VK_SCOPE_SUBGROUP_KHR;
+      auto tier_shape = [&](VkComponentTypeKHR input) {
+        return s.MSize == 16 && s.NSize == 16 && s.KSize == 16 && s.AType == input &&
+               s.BType == input && s.CType == VK_COMPONENT_TYPE_FLOAT32_KHR &&
+               s.ResultType == VK_COMPONENT_TYPE_FLOAT32_KHR && s.scope == VK_SCOPE_SUBGROUP_KHR;
+      };
+      caps.coopmat_f16_16x16x16 |= tier_shape(VK_COMPONENT_TYPE_FLOAT16_KHR);
+#ifdef VK_KHR_shader_bfloat16
+      caps.coopmat_bf16_16x16x16 |= tier_shape(VK_COMPONENT_TYPE_BFLOAT16_KHR);
+#endif
     }
   }
 #endif
   caps.coopmat_f16_16x16x16 = caps.coopmat_f16_16x16x16 && caps.float16 &&
                               caps.vulkan_memory_model && caps.subgroup_size == 32;
+#ifdef VK_KHR_shader_bfloat16
+  // The bfloat16 kernels are the float16 ones with another element type.
+  caps.coopmat_bf16_16x16x16 = caps.coopmat_bf16_16x16x16 && caps.coopmat_f16_16x16x16 &&
+                               bf16.shaderBFloat16Type && bf16.shaderBFloat16CooperativeMatrix;
+#endif
   return caps;
 }
 

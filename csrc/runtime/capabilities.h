@@ -57,6 +57,10 @@ struct Capabilities {
   // The shape the tensor-core GEMM tier is written for: float16 A and B,
   // float32 accumulators, 16x16x16, subgroup scope, subgroups of 32.
   bool coopmat_f16_16x16x16 = false;
+  // The same with bfloat16 A and B (VK_KHR_shader_bfloat16's
+  // shaderBFloat16CooperativeMatrix; only where the headers the package was
+  // built with declare that extension).
+  bool coopmat_bf16_16x16x16 = false;
 
   // Empty when the device can run torchvulkan, else why not.
   std::string unsupported_reason() const;

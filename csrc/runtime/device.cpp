@@ -45,6 +45,16 @@ Device::Device(int index, VkPhysicalDevice physical, Capabilities caps)
     features.pNext = &coopmat;
   }
 #endif
+#ifdef VK_KHR_shader_bfloat16
+  VkPhysicalDeviceShaderBfloat16FeaturesKHR bf16{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_BFLOAT16_FEATURES_KHR};
+  bf16.shaderBFloat16Type = VK_TRUE;
+  bf16.shaderBFloat16CooperativeMatrix = VK_TRUE;
+  if (caps_.coopmat_bf16_16x16x16) {
+    bf16.pNext = features.pNext;
+    features.pNext = &bf16;
+  }
+#endif
   VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR executable{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR,
       features.pNext};
@@ -56,6 +66,7 @@ Device::Device(int index, VkPhysicalDevice physical, Capabilities caps)
   if (caps_.portability_subset) extensions.push_back("VK_KHR_portability_subset");
   if (caps_.memory_budget) extensions.push_back("VK_EXT_memory_budget");
   if (caps_.coopmat_f16_16x16x16) extensions.push_back("VK_KHR_cooperative_matrix");
+  if (caps_.coopmat_bf16_16x16x16) extensions.push_back("VK_KHR_shader_bfloat16");
   if (caps_.pipeline_statistics) extensions.push_back("VK_KHR_pipeline_executable_properties");
 
   float priority = 1.0f;

@@ -13,7 +13,8 @@ enum : uint32_t {
   storage8 = 1u << 0,
   storage16 = 1u << 1,
   float64 = 1u << 2,
-  coopmat = 1u << 3,  // Capabilities::coopmat_f16_16x16x16
+  coopmat = 1u << 3,       // Capabilities::coopmat_f16_16x16x16
+  coopmat_bf16 = 1u << 4,  // Capabilities::coopmat_bf16_16x16x16
 };
 }
 

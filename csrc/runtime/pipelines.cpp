@@ -49,6 +49,7 @@ Pipelines::Pipelines(VkDevice device, const Capabilities& caps) : device_(device
   if (caps.storage16) features_ |= Feature::storage16;
   if (caps.float64) features_ |= Feature::float64;
   if (caps.coopmat_f16_16x16x16) features_ |= Feature::coopmat;
+  if (caps.coopmat_bf16_16x16x16) features_ |= Feature::coopmat_bf16;
   capture_statistics_ = caps.pipeline_statistics;
   workgroup_size_ = std::min({256u, caps.max_workgroup_invocations, caps.max_workgroup_size[0]});
 
@@ -90,13 +91,13 @@ const EmbeddedKernel& Pipelines::find_usable(std::string_view name) const {
   const EmbeddedKernel* embedded = find_kernel(name);
   if (!embedded)
     throw Error("torchvulkan: kernel '" + std::string(name) + "' was not built into this package");
-  if (embedded->features & ~features_) {
+  if (uint32_t missing = embedded->features & ~features_) {
     throw Error("torchvulkan: kernel '" + std::string(name) +
                 "' needs a feature this device lacks (" +
-                ((embedded->features & ~features_ & Feature::float64) ? "shaderFloat64"
-                 : (embedded->features & ~features_ & Feature::coopmat)
-                     ? "16x16x16 float16 cooperative matrices"
-                     : "8/16-bit storage") +
+                ((missing & Feature::float64)        ? "shaderFloat64"
+                 : (missing & Feature::coopmat)      ? "16x16x16 float16 cooperative matrices"
+                 : (missing & Feature::coopmat_bf16) ? "16x16x16 bfloat16 cooperative matrices"
+                                                     : "8/16-bit storage") +
                 ")");
   }
   return *embedded;

@@ -1,20 +1,19 @@
 // C = act(alpha * A @ B + beta * bias) for batches of [M, K] x [K, N] in
-// float16 with float32 accumulation, on tensor cores through
+// float16 or bfloat16 with float32 accumulation, on tensor cores through
 // VK_KHR_cooperative_matrix (16x16x16 subgroup matrices).
 //
-// Variants (variants.toml) fix at compile time the tile shape and pipeline
-// and the operands' layouts (A_KMAJOR, B_KMAJOR), so that the fragment loads
-// and the staging code have constant strides and branches:
-//   BM x BN output tile per workgroup of WORKGROUP invocations, each subgroup
-//   WM x WN of it; K advances BK at a time through STAGES (1 or 2) shared
-//   stages fed from registers.
-// With one stage, each step stores the registers to shared memory, then
-// issues the next tile's global loads and multiplies while they fly: two
-// barriers a step. With two stages, step t issues tile t + 2's loads into a
-// second register set, multiplies stage t % 2 and stores tile t + 1 to the
-// other stage: one barrier a step, but twice the shared memory, so BK 16 for
-// a 128x256 tile within 48 KiB. On the H200 one stage with BK 32 won: 128x256
-// tiles 205 against 155 TFLOP/s at 8192^3 (fewer barriers per multiply).
+// Variants (variants.toml) fix at compile time the tile shape and the
+// operands' layouts (A_KMAJOR, B_KMAJOR), so that the fragment loads and the
+// staging code have constant strides and branches: BM x BN output tile per
+// workgroup of WORKGROUP invocations, each subgroup WM x WN of it; K advances
+// BK at a time through one shared stage fed from registers. Each step stores
+// the registers to shared memory, then issues the next tile's global loads
+// and multiplies while they fly: two barriers a step. Measured on the H200
+// against two stages (step t loads tile t + 2, multiplies one stage and
+// stores tile t + 1 to the other: one barrier a step, but twice the shared
+// memory, so BK 16 for 128x256 within 48 KiB): one stage won, 128x256 tiles
+// 205 against 155 TFLOP/s at 8192^3, and a 64x128 two-stage tile reached
+// only 41 (docs/measurements.md).
 //
 // Every loop that touches the accumulators or fragments has a constant trip
 // count and is unrolled: with a single dynamic index NVIDIA's compiler kept
@@ -23,11 +22,13 @@
 //
 // Operands are read in place whatever their strides. Each operand's tile is
 // kept in shared memory in the operand's own orientation (rows of its
-// contiguous dimension, padded by 8 halves so the matrix loads of 8
+// contiguous dimension, padded by 8 elements so the matrix loads of 8
 // consecutive rows hit distinct banks) and loaded as a row- or column-major
 // cooperative matrix accordingly. Global loads are 16-byte vectors when the
 // host found the operand aligned (flag bits 0 and 1), element by element with
-// bounds checks otherwise.
+// bounds checks otherwise. Both element types are 16 bits wide ("halves"
+// below), so staging moves raw bits and only the fragments and the epilogue
+// see the type (ELEM).
 //
 // Split-K (few output tiles, long K): workgroup group g takes split
 // g % splits of K (`chunk` elements, a multiple of BK) and writes its raw
@@ -37,6 +38,13 @@
 #extension GL_KHR_memory_scope_semantics : require
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_EXT_control_flow_attributes : require
+
+#if X_DT_BF16
+#extension GL_EXT_bfloat16 : require
+#define ELEM bfloat16_t
+#else
+#define ELEM float16_t
+#endif
 
 #include "common/math.glsl"
 
@@ -58,22 +66,22 @@ const int PAD = 8;
 #if (BM / WM) * (BN / WN) * 32 != WORKGROUP
 #error "the subgroup tiles must cover the workgroup tile, one per 32 invocations"
 #endif
-// One stage of one operand: BM x (BK + PAD) or BK x (BM + PAD) halves.
+// The stage of one operand: BM x (BK + PAD) or BK x (BM + PAD) halves.
 const int STAGE_HALVES_A = BM * (BK + PAD) > BK * (BM + PAD) ? BM * (BK + PAD) : BK * (BM + PAD);
 const int STAGE_HALVES_B = BN * (BK + PAD) > BK * (BN + PAD) ? BN * (BK + PAD) : BK * (BN + PAD);
 const int CA = BM * BK / 8 / WORKGROUP, CB = BN * BK / 8 / WORKGROUP;  // 16-byte chunks per invocation
-// The tiles are uvec4 arrays read by coopMatLoad as float16: storing them as
+// The tiles are uvec4 arrays read by coopMatLoad as ELEM: storing them as
 // f16vec4 instead measured slower on the H200 (25.7 against 28.5 TFLOP/s at
 // 8192^3, in an earlier version of this kernel).
 const int UNIT = 8;  // halves per array element
 const int STAGE_A = STAGE_HALVES_A / UNIT, STAGE_B = STAGE_HALVES_B / UNIT;
-// One array: A's stages, then B's (SMEM_B on). The epilogue reuses it for
+// One array: A's stage, then B's (from SMEM_B). The epilogue reuses it for
 // each subgroup's row of fragments (16 x WN halves, EPI uvec4s) and, after
 // those, a bias fragment (16 x 16 halves, 32 uvec4s) per subgroup; every
 // configuration in variants.toml leaves room for both.
-const int SMEM_B = STAGES * STAGE_A;
+const int SMEM_B = STAGE_A;
 const int EPI = T * WN / UNIT, EPI_BIAS = EPI * WORKGROUP / 32;
-shared uvec4 smem[STAGES * (STAGE_A + STAGE_B)];
+shared uvec4 smem[STAGE_A + STAGE_B];
 
 // An operand seen as [rows, K] (A as it is, B transposed), staged by the
 // workgroup in 16-byte chunks: 8 consecutive halves along its contiguous
@@ -192,106 +200,60 @@ void main() {
   b.k += BK; \
   [[unroll]] for (int j = 0; j < CA; ++j) { ad[j] += a.step_bytes; RA[j] = load8(a, ad[j], j); } \
   [[unroll]] for (int j = 0; j < CB; ++j) { bd[j] += b.step_bytes; RB[j] = load8(b, bd[j], j); }
-// Writes a tile held in registers to stage STG of the shared tiles.
-#define STASH_TILE(RA, RB, STG) \
-  [[unroll]] for (int j = 0; j < CA; ++j) smem[(STG) * STAGE_A + (a.smem + j * a.smem_apart) / UNIT] = RA[j]; \
-  [[unroll]] for (int j = 0; j < CB; ++j) smem[SMEM_B + (STG) * STAGE_B + (b.smem + j * b.smem_apart) / UNIT] = RB[j];
-#define LOAD_B(FRAG, J, CUR, KK) \
-  { \
-    int at = SMEM_B + (CUR) * STAGE_B + (b_first + (J) * b_next + (KK) * b_deep) / UNIT; \
-    if (b.k_major) { \
-      coopMatLoad(FRAG, smem, at, pb / UNIT, gl_CooperativeMatrixLayoutColumnMajor); \
-    } else { \
-      coopMatLoad(FRAG, smem, at, pb / UNIT, gl_CooperativeMatrixLayoutRowMajor); \
-    } \
-  }
-// B_EACH: one B fragment live at a time (each multiplied by all of A's
-// before the next is loaded), FN - 1 fragments' registers fewer than
-// loading all of B's first.
-#if B_EACH
-#define MULTIPLY(CUR, KK) \
-  [[unroll]] for (int j = 0; j < FN; ++j) { \
-    coopmat<float16_t, gl_ScopeSubgroup, T, T, gl_MatrixUseB> fb; \
-    LOAD_B(fb, j, CUR, KK) \
-    [[unroll]] for (int i = 0; i < FM; ++i) acc[i][j] = coopMatMulAdd(fa[i], fb, acc[i][j]); \
-  }
-#else
-#define MULTIPLY(CUR, KK) \
-  coopmat<float16_t, gl_ScopeSubgroup, T, T, gl_MatrixUseB> fb[FN]; \
-  [[unroll]] for (int j = 0; j < FN; ++j) LOAD_B(fb[j], j, CUR, KK) \
-  [[unroll]] for (int i = 0; i < FM; ++i) \
-    [[unroll]] for (int j = 0; j < FN; ++j) acc[i][j] = coopMatMulAdd(fa[i], fb[j], acc[i][j]);
-#endif
-#define COMPUTE(CUR) \
+// Writes a tile held in registers to the shared stage.
+#define STASH_TILE(RA, RB) \
+  [[unroll]] for (int j = 0; j < CA; ++j) smem[(a.smem + j * a.smem_apart) / UNIT] = RA[j]; \
+  [[unroll]] for (int j = 0; j < CB; ++j) smem[SMEM_B + (b.smem + j * b.smem_apart) / UNIT] = RB[j];
+// Multiplies the staged tile into the accumulators, 16 of K at a time.
+#define COMPUTE() \
   [[unroll]] for (int kk = 0; kk < BK / T; ++kk) { \
-    coopmat<float16_t, gl_ScopeSubgroup, T, T, gl_MatrixUseA> fa[FM]; \
+    coopmat<ELEM, gl_ScopeSubgroup, T, T, gl_MatrixUseA> fa[FM]; \
     [[unroll]] for (int i = 0; i < FM; ++i) { \
-      int at = (CUR) * STAGE_A + (a_first + i * a_next + kk * a_deep) / UNIT; \
+      int at = (a_first + i * a_next + kk * a_deep) / UNIT; \
       if (a.k_major) { \
         coopMatLoad(fa[i], smem, at, pa / UNIT, gl_CooperativeMatrixLayoutRowMajor); \
       } else { \
         coopMatLoad(fa[i], smem, at, pa / UNIT, gl_CooperativeMatrixLayoutColumnMajor); \
       } \
     } \
-    MULTIPLY(CUR, kk) \
+    coopmat<ELEM, gl_ScopeSubgroup, T, T, gl_MatrixUseB> fb[FN]; \
+    [[unroll]] for (int j = 0; j < FN; ++j) { \
+      int at = SMEM_B + (b_first + j * b_next + kk * b_deep) / UNIT; \
+      if (b.k_major) { \
+        coopMatLoad(fb[j], smem, at, pb / UNIT, gl_CooperativeMatrixLayoutColumnMajor); \
+      } else { \
+        coopMatLoad(fb[j], smem, at, pb / UNIT, gl_CooperativeMatrixLayoutRowMajor); \
+      } \
+    } \
+    [[unroll]] for (int i = 0; i < FM; ++i) \
+      [[unroll]] for (int j = 0; j < FN; ++j) acc[i][j] = coopMatMulAdd(fa[i], fb[j], acc[i][j]); \
   }
 
-  uvec4 ra0[CA], rb0[CB];
-#if STAGES == 1
-  LOAD_FIRST(ra0, rb0)
+  uvec4 ra[CA], rb[CB];
+  LOAD_FIRST(ra, rb)
   for (int s = 0; s < steps; ++s) {
     barrier();
-    STASH_TILE(ra0, rb0, 0)
+    STASH_TILE(ra, rb)
     barrier();
     if (s + 1 < steps) {
-      LOAD_NEXT(ra0, rb0)
+      LOAD_NEXT(ra, rb)
     }
-    COMPUTE(0)
+    COMPUTE()
   }
   barrier();
-#else
-  // Tile t + 2's global loads are issued at step t into the register set
-  // tile t came through, and stashed at the end of step t + 1.
-  uvec4 ra1[CA], rb1[CB];
-  LOAD_FIRST(ra0, rb0)
-  STASH_TILE(ra0, rb0, 0)
-  if (steps > 1) {
-    LOAD_NEXT(ra1, rb1)
-  }
-  barrier();
-  for (int s = 0; s < steps; s += 2) {
-    if (s + 2 < steps) {
-      LOAD_NEXT(ra0, rb0)
-    }
-    COMPUTE(0)
-    if (s + 1 < steps) {
-      STASH_TILE(ra1, rb1, 1)
-    }
-    barrier();
-    if (s + 1 >= steps) break;
-    if (s + 3 < steps) {
-      LOAD_NEXT(ra1, rb1)
-    }
-    COMPUTE(1)
-    if (s + 2 < steps) {
-      STASH_TILE(ra0, rb0, 0)
-    }
-    barrier();
-  }
-#endif
 
   // Epilogue, after the loop's last barrier (shared memory is free).
   // Vector stores (flag 4: one split, no activation, rows of C contiguous
   // and 16-byte aligned, N a multiple of 8, the bias absent or a row vector):
-  // each subgroup converts a row of its fragments to float16 in shared memory
+  // each subgroup converts a row of its fragments to ELEM in shared memory
   // and writes it back as 16-byte chunks, whole rows of WN halves at once,
   // where coopMatStore straight to C writes 32-byte pieces (with the lean
   // chunk registers, g^T @ x of the MNIST benchmark, K = 128, h = 393216,
   // went from 21 to 62 TFLOP/s on the H200). Otherwise element by
   // element, so that any output strides, the bias's broadcast, the
   // activations and split-K's float32 workspace are handled like the
-  // portable kernel does. The vector path's float16 conversion is the
-  // driver's (round to nearest on NVIDIA), the element path's f32_to_f16_bits.
+  // portable kernel does. The vector path's conversion is the driver's
+  // (round to nearest on NVIDIA), the element path's X_store's.
   uint64_t c = uint64_t(p.v[2]), bias = uint64_t(p.v[3]), workspace = uint64_t(p.v[26]);
   float alpha = uintBitsToFloat(uint(p.v[20])), beta = uintBitsToFloat(uint(p.v[21]));
   int activation = int(p.v[22]);
@@ -309,13 +271,13 @@ void main() {
           smem[EPI_BIAS + sg * 32 + lane] = fn < N ? Vec8(bias + uint64_t(batch * p.v[17] + fn) * 2u).v : uvec4(0);
           subgroupMemoryBarrierShared();
           subgroupBarrier();
-          coopmat<float16_t, gl_ScopeSubgroup, T, T, gl_MatrixUseAccumulator> row;
+          coopmat<ELEM, gl_ScopeSubgroup, T, T, gl_MatrixUseAccumulator> row;
           coopMatLoad(row, smem, EPI_BIAS + sg * 32, 2, gl_CooperativeMatrixLayoutRowMajor);
           subgroupBarrier();
           v += coopmat<float, gl_ScopeSubgroup, T, T, gl_MatrixUseAccumulator>(row) * beta;
         }
-        coopmat<float16_t, gl_ScopeSubgroup, T, T, gl_MatrixUseAccumulator> h =
-            coopmat<float16_t, gl_ScopeSubgroup, T, T, gl_MatrixUseAccumulator>(v);
+        coopmat<ELEM, gl_ScopeSubgroup, T, T, gl_MatrixUseAccumulator> h =
+            coopmat<ELEM, gl_ScopeSubgroup, T, T, gl_MatrixUseAccumulator>(v);
         coopMatStore(h, smem, epi + j * 2, WN / UNIT, gl_CooperativeMatrixLayoutRowMajor);
       }
       subgroupMemoryBarrierShared();

@@ -21,22 +21,23 @@ namespace {
 
 // Tile configurations (variants.toml): output tile and step along K.
 // gemm_tiled.comp (the portable tier): t64 and t128 (its float32 step; 8-byte
-// types take half). gemm_coop.comp (float16 on tensor cores): s128, s256
-// (128x256), h64 (64x128, two stages), and s128e, s256e (one B fragment
-// live at a time; not measured yet), compiled per operand layout.
+// types take half). gemm_coop.comp (float16 and bfloat16 on tensor cores):
+// s128 and s256 (128x256), compiled per operand layout.
 struct Tile {
   const char* name;
   bool coop;
   int64_t m, n, k;
 };
-constexpr Tile kTiles[] = {{"t64", false, 64, 64, 16},   {"t128", false, 128, 128, 8},
-                           {"s128", true, 128, 128, 32}, {"s256", true, 128, 256, 32},
-                           {"h64", true, 64, 128, 32},   {"s128e", true, 128, 128, 32},
-                           {"s256e", true, 128, 256, 32}};
+constexpr Tile kTiles[] = {{"t64", false, 64, 64, 16},
+                           {"t128", false, 128, 128, 8},
+                           {"s128", true, 128, 128, 32},
+                           {"s256", true, 128, 256, 32}};
 constexpr const Tile &kT64 = kTiles[0], &kT128 = kTiles[1], &kS128 = kTiles[2], &kS256 = kTiles[3];
 // The larger tiles of a tier are used once the output has this many of
 // them (H200, float16 8192^3: s256 205 against s128's 191 TFLOP/s, 4096^3
-// with 512 tiles: 187 against 169). t128 against t64 is not measured yet.
+// with 512 tiles: 187 against 169; float32 t128 against t64: 22-24 against
+// 15 TFLOP/s from 2048^3 up, 19 against 13 on a 128x784 output with K =
+// 65536 through split-K; smaller outputs not measured).
 constexpr int64_t kLargeTilesMin = 256;
 
 // TORCHVULKAN_GEMM_TILE names a configuration to use instead for every

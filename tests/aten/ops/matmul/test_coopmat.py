@@ -1,11 +1,12 @@
 """The tensor-core tier (shaders/matmul/gemm_coop.comp) against the CPU.
 
 It runs only where the build has the kernel and the device reports 16x16x16
-float16 cooperative matrices (an NVIDIA GPU with a recent glslc; not
-lavapipe), and checks there that float16 products take the tier and match a
-float32 product of the same float16 values: every load path (16-byte vectors
-and element by element), operand orientations, tile edges, batches, bias,
-alpha/beta and the fused activations.
+cooperative matrices of the dtype (an NVIDIA GPU with a recent glslc; not
+lavapipe; bfloat16 also needs GL_EXT_bfloat16 in the compiler), and checks
+there that float16 and bfloat16 products take the tier and match a float32
+product of the same values: every load path (16-byte vectors and element by
+element), operand orientations, tile edges, batches, bias, alpha/beta and the
+fused activations.
 """
 
 import pytest
@@ -13,16 +14,23 @@ import torch
 
 import torchvulkan
 
+_SHORT = {torch.float16: "f16", torch.bfloat16: "bf16"}
 
-def _has_tier():
+
+def _has_tier(dtype):
     if not torchvulkan.is_available():
         return False
-    names = torchvulkan._C.kernel_names()
+    built = f"gemm_coop.s128_nn.{_SHORT[dtype]}" in torchvulkan._C.kernel_names()
     shapes = torchvulkan.get_device_properties(0).cooperative_matrix_shapes
-    return "gemm_coop.w128_nn.f16" in names and bool(shapes)
+    return built and any(s["a_type"] == str(dtype)[6:] and (s["m"], s["n"], s["k"]) == (16, 16, 16)
+                         for s in shapes)
 
 
-pytestmark = pytest.mark.skipif(not _has_tier(), reason="no cooperative-matrix GEMM tier on this build/device")
+@pytest.fixture(params=[torch.float16, torch.bfloat16], ids=["f16", "bf16"])
+def dtype(request):
+    if not _has_tier(request.param):
+        pytest.skip(f"no {request.param} cooperative-matrix GEMM tier on this build/device")
+    return request.param
 
 
 def _ref(a, b):
@@ -30,8 +38,10 @@ def _ref(a, b):
 
 
 def _check(got, expected, k):
-    # float16 output of a float32 sum of k products of values ~N(0, 1).
-    torch.testing.assert_close(got.cpu().float(), expected, rtol=2e-3, atol=2e-3 * k ** 0.5)
+    # A float16 (bfloat16) output of a float32 sum of k products of values
+    # ~N(0, 1): 11 (8) significant bits.
+    tol = 2e-3 if got.dtype == torch.float16 else 1.6e-2
+    torch.testing.assert_close(got.cpu().float(), expected, rtol=tol, atol=tol * k ** 0.5)
 
 
 def _coop_launches(fn):
@@ -40,11 +50,11 @@ def _coop_launches(fn):
     return result, torchvulkan.matmul_tier_counts().get("coopmat", 0) - before
 
 
-def _check_orientation(m, k, n, ta, tb):
-    """One float16 product on the tier, A and B stored transposed or not."""
+def _check_orientation(m, k, n, ta, tb, dtype):
+    """One product on the tier, A and B stored transposed or not."""
     a = torch.randn(k, m) if ta else torch.randn(m, k)
     b = torch.randn(n, k) if tb else torch.randn(k, n)
-    a, b = a.half(), b.half()
+    a, b = a.to(dtype), b.to(dtype)
     a_, b_ = (a.t() if ta else a), (b.t() if tb else b)
     da, db = a.to("vulkan"), b.to("vulkan")
     got, launches = _coop_launches(lambda: (da.t() if ta else da) @ (db.t() if tb else db))
@@ -55,32 +65,31 @@ def _check_orientation(m, k, n, ta, tb):
 @pytest.mark.parametrize("m,k,n", [(128, 128, 128), (256, 64, 384), (1, 8, 1), (37, 19, 53), (200, 136, 72),
                                    (129, 257, 130), (64, 4096, 64), (8, 24, 16), (5, 0, 7)])
 @pytest.mark.parametrize("ta,tb", [(False, False), (True, False), (False, True), (True, True)])
-def test_mm_every_orientation(m, k, n, ta, tb, no_fallback):
-    _check_orientation(m, k, n, ta, tb)
-
+def test_mm_every_orientation(m, k, n, ta, tb, dtype, no_fallback):
+    _check_orientation(m, k, n, ta, tb, dtype)
 
 @pytest.mark.parametrize("ta,tb", [(False, False), (True, False), (False, True), (True, True)])
-def test_wide_tiles_every_orientation(ta, tb, no_fallback):
+def test_wide_tiles_every_orientation(ta, tb, dtype, no_fallback):
     # Enough 128x256 tiles (16 x 17) for the wide variants, with edges in M and N.
-    _check_orientation(2000, 40, 4100, ta, tb)
+    _check_orientation(2000, 40, 4100, ta, tb, dtype)
 
 
-def test_strided_and_offset_operands(no_fallback):
-    a, b = torch.randn(90, 140).half(), torch.randn(141, 70).half()
+def test_strided_and_offset_operands(dtype, no_fallback):
+    a, b = torch.randn(90, 140).to(dtype), torch.randn(141, 70).to(dtype)
     da, db = a.to("vulkan"), b.to("vulkan")
     _check(da[::2, 1::3] @ db[1::3, ::2], _ref(a[::2, 1::3], b[1::3, ::2]), 47)
     _check(da[3:, 5:] @ db[6:, 1:], _ref(a[3:, 5:], b[6:, 1:]), 135)
 
 
-def test_bmm_and_baddbmm(no_fallback):
-    a, b, c = torch.randn(3, 70, 40).half(), torch.randn(3, 40, 90).half(), torch.randn(3, 70, 90).half()
+def test_bmm_and_baddbmm(dtype, no_fallback):
+    a, b, c = (torch.randn(shape).to(dtype) for shape in [(3, 70, 40), (3, 40, 90), (3, 70, 90)])
     _check(torch.bmm(a.to("vulkan"), b.to("vulkan")), _ref(a, b), 40)
     got = torch.baddbmm(c.to("vulkan"), a.to("vulkan"), b.to("vulkan"), beta=0.5, alpha=2.0)
     _check(got, 0.5 * c.float() + 2.0 * _ref(a, b), 40)
 
 
-def test_addmm_bias_and_activations(no_fallback):
-    x, w, bias = torch.randn(33, 64).half(), torch.randn(48, 64).half(), torch.randn(48).half()
+def test_addmm_bias_and_activations(dtype, no_fallback):
+    x, w, bias = torch.randn(33, 64).to(dtype), torch.randn(48, 64).to(dtype), torch.randn(48).to(dtype)
     expected = _ref(x, w.t()) + bias.float()
     lin = torch.nn.functional.linear(x.to("vulkan"), w.to("vulkan"), bias.to("vulkan"))
     _check(lin, expected, 64)
@@ -92,19 +101,19 @@ def test_addmm_bias_and_activations(no_fallback):
 
 @pytest.mark.parametrize("beta", [0.0, 0.5, 1.0])
 @pytest.mark.parametrize("n", [88, 90])
-def test_vector_stores_with_row_bias(beta, n, no_fallback):
+def test_vector_stores_with_row_bias(beta, n, dtype, no_fallback):
     # A contiguous output whose rows are a multiple of 8 (88 = 80 + 8) is
     # written back through shared memory in 16-byte chunks, the bias added as
     # a matrix of copies of its row, tile edges cut chunk by chunk (70 rows =
     # 64 + 6); 90 columns take the element path.
-    x, w, bias = torch.randn(70, 32).half(), torch.randn(32, n).half(), torch.randn(n).half()
+    x, w, bias = torch.randn(70, 32).to(dtype), torch.randn(32, n).to(dtype), torch.randn(n).to(dtype)
     got = torch.addmm(bias.to("vulkan"), x.to("vulkan"), w.to("vulkan"), beta=beta, alpha=2.0)
     _check(got, beta * bias.float() + 2.0 * _ref(x, w), 32)
 
 
-def test_linear_gradients(no_fallback):
-    lin = torch.nn.Linear(96, 40).half()
-    x, grad = torch.randn(24, 96).half(), torch.randn(24, 40).half()
+def test_linear_gradients(dtype, no_fallback):
+    lin = torch.nn.Linear(96, 40).to(dtype)
+    x, grad = torch.randn(24, 96).to(dtype), torch.randn(24, 40).to(dtype)
     ref = torch.nn.Linear(96, 40)
     ref.load_state_dict({k: v.float() for k, v in lin.state_dict().items()})
     expected = torch.autograd.grad(ref(x.float()), [ref.weight, ref.bias], grad.float())
