@@ -47,11 +47,15 @@ def operands(torch, case, dtype, device):
 def measure(device, dtype_name, cases):
     import torch
 
-    from timing import timeit
+    from timing import timeit, warm_up
     if device == "vulkan":
         import torchvulkan  # noqa: F401
     torch.backends.cuda.matmul.allow_tf32 = False
     dtype = getattr(torch, dtype_name)
+    # A process starts on an idle GPU: a second of work first, or its first
+    # case measures the clock rising (2048^3 at 12-33 TFLOP/s instead of 150).
+    a, b = operands(torch, cases[0], dtype, device)
+    warm_up(lambda: torch.matmul(a, b), device, seconds=1.0)
     out = {}
     for case in cases:
         name, (m, k, n), _, _, batch = case

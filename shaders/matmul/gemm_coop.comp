@@ -13,7 +13,9 @@
 // stores tile t + 1 to the other: one barrier a step, but twice the shared
 // memory, so BK 16 for 128x256 within 48 KiB): one stage won, 128x256 tiles
 // 205 against 155 TFLOP/s at 8192^3, and a 64x128 two-stage tile reached
-// only 41 (docs/measurements.md).
+// only 41. One stage with BK 16 (half the staging registers) still sat at
+// the 255-register cap and ran 161-170; 64x64 tiles (108-128 registers, no
+// spills, more workgroups per SM) 153 (docs/measurements.md).
 //
 // Every loop that touches the accumulators or fragments has a constant trip
 // count and is unrolled: with a single dynamic index NVIDIA's compiler kept
@@ -77,11 +79,11 @@ const int UNIT = 8;  // halves per array element
 const int STAGE_A = STAGE_HALVES_A / UNIT, STAGE_B = STAGE_HALVES_B / UNIT;
 // One array: A's stage, then B's (from SMEM_B). The epilogue reuses it for
 // each subgroup's row of fragments (16 x WN halves, EPI uvec4s) and, after
-// those, a bias fragment (16 x 16 halves, 32 uvec4s) per subgroup; every
-// configuration in variants.toml leaves room for both.
+// those, a bias fragment (16 x 16 halves, 32 uvec4s) per subgroup, and is
+// sized for whichever use is larger.
 const int SMEM_B = STAGE_A;
-const int EPI = T * WN / UNIT, EPI_BIAS = EPI * WORKGROUP / 32;
-shared uvec4 smem[STAGE_A + STAGE_B];
+const int EPI = T * WN / UNIT, EPI_BIAS = EPI * WORKGROUP / 32, EPI_END = EPI_BIAS + 32 * WORKGROUP / 32;
+shared uvec4 smem[max(STAGE_A + STAGE_B, EPI_END)];
 
 // An operand seen as [rows, K] (A as it is, B transposed), staged by the
 // workgroup in 16-byte chunks: 8 consecutive halves along its contiguous

@@ -37,8 +37,13 @@ constexpr const Tile &kT64 = kTiles[0], &kT128 = kTiles[1], &kS128 = kTiles[2], 
 // them (H200, float16 8192^3: s256 205 against s128's 191 TFLOP/s, 4096^3
 // with 512 tiles: 187 against 169; float32 t128 against t64: 22-24 against
 // 15 TFLOP/s from 2048^3 up, 19 against 13 on a 128x784 output with K =
-// 65536 through split-K; smaller outputs not measured).
+// 65536 through split-K; smaller outputs not measured), and for the
+// tensor-core tier K is at least kWideTilesMinK: with K = 128 s128 beat s256
+// (the MNIST benchmark's g^T @ x, h = 393216: 77 against 64 TFLOP/s in
+// float16, 76 against 63 in bfloat16), with K = 784 s256 won (x @ W^T, h =
+// 65536: 100 against 80).
 constexpr int64_t kLargeTilesMin = 256;
+constexpr int64_t kWideTilesMinK = 256;
 
 // TORCHVULKAN_GEMM_TILE names a configuration to use instead for every
 // product of its tier (for measuring them against each other).
@@ -58,11 +63,14 @@ int64_t tile_count(const Tile& tile, int64_t batches, int64_t M, int64_t N) {
 }
 
 // The configuration for a product on one tier.
-const Tile& pick_tile(bool coop, int64_t batches, int64_t M, int64_t N) {
+const Tile& pick_tile(bool coop, int64_t batches, int64_t M, int64_t N, int64_t K) {
   const Tile* forced = forced_tile();
   if (forced && forced->coop == coop) return *forced;
   const Tile &small = coop ? kS128 : kT64, &large = coop ? kS256 : kT128;
-  return N > small.n && tile_count(large, batches, M, N) >= kLargeTilesMin ? large : small;
+  return N > small.n && tile_count(large, batches, M, N) >= kLargeTilesMin &&
+                 (!coop || K >= kWideTilesMinK)
+             ? large
+             : small;
 }
 
 std::mutex tier_mutex;
@@ -147,7 +155,7 @@ void gemm(const at::Tensor& a, const at::Tensor& b, const at::Tensor& out,
                           static_cast<uint32_t>(meta.size() * 8), invocations, touched);
   };
   auto sa = strides3(a), sb = strides3(b);
-  const Tile& tile = pick_tile(use_coop, batches, M, N);
+  const Tile& tile = pick_tile(use_coop, batches, M, N, K);
   std::string name = use_coop ? std::string("gemm_coop.") + tile.name + "_" +
                                     (k_major(sa[1], sa[2]) ? "n" : "t") +
                                     (k_major(sb[2], sb[1]) ? "t" : "n")
