@@ -58,7 +58,12 @@ def reset_memory(device):
 
 
 def median_time(fn, device, reps):
-    warm_up(fn, device, calls=3)
+    # A second, not timing.py's default quarter: making a model on the host
+    # leaves the GPU idle (its clock drops), and with a quarter second the
+    # first timing of a size, forward + backward, read up to 3x what another
+    # process measured (H200, h = 65536: 2.9 against 0.87-0.90 ms; that the
+    # clock is the cause is not verified; docs/measurements.md).
+    warm_up(fn, device, calls=3, seconds=1.0)
     samples = []
     for _ in range(reps):
         start = time.perf_counter()

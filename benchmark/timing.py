@@ -20,7 +20,10 @@ def warm_up(fn, device, calls=1, seconds=0.25):
     """Calls fn, synchronized, at least `calls` times and for `seconds`: an
     idle GPU's clock rises only after some busy time (docs/measurements.md,
     2026-12-04, third session: an idle H200 runs at 345 MHz, and a Vulkan
-    product issued after a second of idle ran at a fifth of its speed)."""
+    product issued after a second of idle ran at a fifth of its speed). A
+    quarter second does between cases that keep the GPU busy; after seconds
+    of host-side work (a new process, a model made on the host) the callers
+    take a second."""
     until, done = time.perf_counter() + seconds, 0
     while done < calls or time.perf_counter() < until:
         fn()
