@@ -10,9 +10,12 @@
 #          (the GPU image has no volk; apt-get download it with prepare.sh's
 #          apt options into .gpu/);
 #   .whl/  wheels of setuptools-scm, vcs-versioning and packaging>=26.2 for
-#          Python 3.12 (the image has scikit-build-core but not these).
-# The build takes about 60 s there.
+#          Python 3.12 (the image has scikit-build-core but not these);
+#   .gpu/sid/  optional, for the bfloat16 tensor-core kernels:
+#          benchmark/gpu_newer_glslc.sh prepare.
+# The build takes 70-90 s there.
 set -uo pipefail
+if [ -d .gpu/sid ]; then source benchmark/gpu_newer_glslc.sh enter; fi
 python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site .whl/*.whl
 export PYTHONPATH=/tmp/site
 python3 -m pip install -q --no-build-isolation --no-deps -e . 2>&1 | tail -20
