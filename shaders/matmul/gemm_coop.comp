@@ -36,6 +36,8 @@
 // g % splits of K (`chunk` elements, a multiple of BK) and writes its raw
 // float32 sums to a workspace [splits, batches, M, N]; gemm_splitk_reduce.comp
 // then adds the splits and applies the epilogue.
+// Whenever the host passes a workspace, also with one split: a float32
+// product from bfloat16 operands (gemm.cpp's bf16_route) takes that path.
 #extension GL_KHR_cooperative_matrix : require
 #extension GL_KHR_memory_scope_semantics : require
 #extension GL_KHR_shader_subgroup_basic : require
@@ -307,7 +309,7 @@ void main() {
         int64_t m = m0 + wm + i * T + int64_t(e / T), n = n0 + wn + j * T + int64_t(e % T);
         if (m < M && n < N) {
           float value = uintBitsToFloat(smem[epi + e / 4][e % 4]);
-          if (splits > 1) {
+          if (workspace != 0) {
             RefF32(workspace + uint64_t(((split * p.v[7] + batch) * M + m) * N + n) * 4u).v = value;
           } else {
             value *= alpha;

@@ -16,6 +16,8 @@
 // group g takes split g % splits of K (`chunk` values, a multiple of BK) and
 // writes its raw sums to a float32 workspace [splits, batches, M, N];
 // gemm_splitk_reduce.comp adds them and applies the epilogue.
+// Whenever the host passes a workspace, also with one split: a float32
+// product from bfloat16 operands (gemm.cpp's bf16_route) takes that path.
 #extension GL_EXT_control_flow_attributes : require
 
 #include "common/math.glsl"
@@ -168,7 +170,7 @@ void main() {
           // loops rolled, and acc's dynamic indices push it to local memory.
           bool inside = m < M && n < N;
 #if defined(X_DT_F16) || defined(X_DT_BF16) || defined(X_DT_F32)
-          if (inside && splits > 1) {
+          if (inside && p.v[26] != 0) {
             RefF32(uint64_t(p.v[26]) + uint64_t(((split * p.v[7] + batch) * M + m) * N + n) * 4u).v = acc[i][r][j][q];
             inside = false;
           }

@@ -2,6 +2,8 @@
 // strides, so transposed and strided inputs are consumed without copies.
 #include "aten/ops/matmul/gemm.h"
 
+#include <ATen/Context.h>
+#include <ATen/ops/cat.h>
 #include <ATen/ops/empty.h>
 
 #include <algorithm>
@@ -11,6 +13,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "aten/context.h"
@@ -101,17 +104,43 @@ std::array<int64_t, 3> strides3(const at::Tensor& t) {
   return {0, t.stride(0), t.stride(1)};
 }
 
-}  // namespace
-
-std::map<std::string, int64_t> gemm_tier_counts() {
-  std::lock_guard<std::mutex> lock(tier_mutex);
-  return tier_counts;
+// float32 products under torch.set_float32_matmul_precision("medium") or
+// ("high") may run on bfloat16 tensor cores, as PyTorch defines those modes:
+// "medium" multiplies the operands rounded to bfloat16, "high" each operand
+// as the sum of two bfloat16 numbers (hi + lo: 16 significant bits),
+// hi*hi + hi*lo + lo*hi as one product with K tripled. Both accumulate and
+// write float32 (through the split-K workspace). Only where bfloat16
+// products have the tensor-core tier (elsewhere they are not faster, and the
+// modes compute as "highest", as PyTorch allows);
+// TORCHVULKAN_FP32_MATMUL_VIA_BF16=1 takes this route on any device, for
+// testing it on CPU drivers.
+bool bf16_route(rt::Device& dev) {
+  static const bool any_tier = [] {
+    const char* v = std::getenv("TORCHVULKAN_FP32_MATMUL_VIA_BF16");
+    return v && std::string_view(v) == "1";
+  }();
+  if (at::globalContext().float32MatmulPrecision() == at::Float32MatmulPrecision::HIGHEST)
+    return false;
+  return any_tier || dev.pipelines().available("gemm_coop.s128_nn.bf16");
 }
 
-void gemm(const at::Tensor& a, const at::Tensor& b, const at::Tensor& out,
-          const at::Tensor& bias_in, const c10::Scalar& alpha, const c10::Scalar& beta,
-          Epilogue epilogue) {
-  if (out.numel() == 0) return;
+// The bfloat16 operands of bf16_route for a [.., M, K] and b [.., K, N].
+std::pair<at::Tensor, at::Tensor> bf16_operands(const at::Tensor& a, const at::Tensor& b) {
+  at::Tensor a_hi = a.to(at::kBFloat16), b_hi = b.to(at::kBFloat16);
+  if (at::globalContext().float32MatmulPrecision() == at::Float32MatmulPrecision::MEDIUM)
+    return {a_hi, b_hi};
+  // a - hi is exact in float32; lo is its rounding.
+  at::Tensor a_lo = a.sub(a_hi.to(at::kFloat)).to(at::kBFloat16);
+  at::Tensor b_lo = b.sub(b_hi.to(at::kFloat)).to(at::kBFloat16);
+  return {at::cat({a_hi, a_hi, a_lo}, -1), at::cat({b_hi, b_lo, b_hi}, -2)};
+}
+
+// out = act(alpha * a @ b + beta * bias) from a and b of type `inputs`:
+// out's own, or bfloat16 for a float32 out (bf16_route), whose sums then
+// always go through the float32 workspace.
+void launch_gemm(const at::Tensor& a, const at::Tensor& b, const at::Tensor& out,
+                 const at::Tensor& bias_in, const c10::Scalar& alpha, const c10::Scalar& beta,
+                 Epilogue epilogue, c10::ScalarType inputs) {
   bool batched = out.dim() == 3;
   int64_t batches = batched ? out.size(0) : 1;
   int64_t M = out.size(-2), N = out.size(-1), K = a.size(-1);
@@ -141,7 +170,7 @@ void gemm(const at::Tensor& a, const at::Tensor& b, const at::Tensor& out,
 
   // Tier 2 (tensor cores) where the device and the build have it, else the portable tier.
   rt::Device& dev = device_for(out);
-  bool use_coop = dev.pipelines().available(std::string("gemm_coop.s128_nn.") + dtype_name(type));
+  bool use_coop = dev.pipelines().available(std::string("gemm_coop.s128_nn.") + dtype_name(inputs));
   {
     std::lock_guard<std::mutex> lock(tier_mutex);
     ++tier_counts[use_coop ? "coopmat" : "tiled"];
@@ -160,7 +189,7 @@ void gemm(const at::Tensor& a, const at::Tensor& b, const at::Tensor& out,
                                     (k_major(sa[1], sa[2]) ? "n" : "t") +
                                     (k_major(sb[2], sb[1]) ? "t" : "n")
                               : std::string("gemm_tiled.") + tile.name;
-  const rt::Kernel& kernel = dev.pipelines().get(name + "." + dtype_name(type));
+  const rt::Kernel& kernel = dev.pipelines().get(name + "." + dtype_name(inputs));
   // Split-K when the output has too few tiles to fill the GPU (the MNIST
   // benchmark's g @ W: 7 tiles, K up to 393216): ~256 workgroups in all,
   // each split at least 8 steps of K. Only with float32 accumulators (the
@@ -174,6 +203,7 @@ void gemm(const at::Tensor& a, const at::Tensor& b, const at::Tensor& out,
   int64_t chunk =
       std::max<int64_t>(1, (k_steps + splits - 1) / splits) * tile.k;  // K = 0: one empty split
   splits = std::max<int64_t>(1, (K + chunk - 1) / chunk);
+  bool through_workspace = splits > 1 || inputs != type;
   auto sc = strides3(out);
   auto aligned = [](const at::Tensor& t) {
     return reinterpret_cast<uintptr_t>(t.const_data_ptr()) % 16 == 0;
@@ -181,18 +211,18 @@ void gemm(const at::Tensor& a, const at::Tensor& b, const at::Tensor& out,
   bool bias_row =
       !bias.defined() || beta.toDouble() == 0 ||
       (bias_strides[1] == 0 && bias_strides[2] == 1 && bias_strides[0] % 8 == 0 && aligned(bias));
-  bool vector_store = splits == 1 && epilogue == Epilogue::none && sc[2] == 1 && N % 8 == 0 &&
-                      sc[1] % 8 == 0 && sc[0] % 8 == 0 && aligned(out) && bias_row;
+  bool vector_store = !through_workspace && epilogue == Epilogue::none && sc[2] == 1 &&
+                      N % 8 == 0 && sc[1] % 8 == 0 && sc[0] % 8 == 0 && aligned(out) && bias_row;
   // gemm_coop.comp's flags (gemm_tiled.comp ignores them).
   meta.push_back((vector_loadable(a, sa[0], M, K, sa[1], sa[2]) ? 1 : 0) |
                  (vector_loadable(b, sb[0], N, K, sb[2], sb[1]) ? 2 : 0) | (vector_store ? 4 : 0));
   at::Tensor workspace;
-  if (splits > 1)
+  if (through_workspace)
     workspace = at::empty({splits * batches * M * N}, out.options().dtype(at::kFloat));
   meta.push_back(splits);
   meta.push_back(chunk);
-  meta.push_back(splits > 1 ? reinterpret_cast<int64_t>(workspace.data_ptr()) : 0);
-  if (splits == 1) {
+  meta.push_back(through_workspace ? reinterpret_cast<int64_t>(workspace.data_ptr()) : 0);
+  if (!through_workspace) {
     launch(kernel, static_cast<uint64_t>(tiles) * kernel.workgroup_size, accesses);
     return;
   }
@@ -203,6 +233,24 @@ void gemm(const at::Tensor& a, const at::Tensor& b, const at::Tensor& out,
   if (bias.defined()) second.push_back(span_of(bias, false));
   launch(dev.pipelines().get(std::string("gemm_splitk_reduce.gemm.") + dtype_name(type)),
          static_cast<uint64_t>(batches * M * N), second);
+}
+
+}  // namespace
+
+std::map<std::string, int64_t> gemm_tier_counts() {
+  std::lock_guard<std::mutex> lock(tier_mutex);
+  return tier_counts;
+}
+
+void gemm(const at::Tensor& a, const at::Tensor& b, const at::Tensor& out, const at::Tensor& bias,
+          const c10::Scalar& alpha, const c10::Scalar& beta, Epilogue epilogue) {
+  if (out.numel() == 0) return;
+  if (out.scalar_type() == c10::kFloat && a.size(-1) > 0 && bf16_route(device_for(out))) {
+    auto [a16, b16] = bf16_operands(a, b);
+    launch_gemm(a16, b16, out, bias, alpha, beta, epilogue, c10::kBFloat16);
+    return;
+  }
+  launch_gemm(a, b, out, bias, alpha, beta, epilogue, out.scalar_type());
 }
 
 }  // namespace torchvulkan
