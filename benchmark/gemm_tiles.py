@@ -2,13 +2,14 @@
 
 Each configuration runs in its own process with TORCHVULKAN_GEMM_TILE set
 (csrc/aten/ops/matmul/gemm.cpp lists them; a configuration applies to the
-products of its tier: t64/t128 to the portable tier, s128/s256/h64 to
-float16 on tensor cores), cuda in another process without torchvulkan.
-Every case warms the GPU up for a quarter second first (an idle H200 runs at
-345 MHz), then reports TFLOP/s by GPU timing events, median of 5 runs of 5.
+products of its tier: t64/t128 to the portable tier, s128/s256 to float16
+and bfloat16 on tensor cores), cuda in another process without torchvulkan.
+Each process warms the GPU up for a second, every case for a quarter second
+more (an idle H200 runs at 345 MHz), then reports TFLOP/s by GPU timing
+events, median of 5 runs of 5.
 The driver's register count per kernel comes from pipeline statistics.
 
-    python benchmark/gemm_tiles.py [--tiles s128,s256,h64] [--dtype float16] [--quick] [--json out.json]
+    python benchmark/gemm_tiles.py [--tiles s128,s256] [--dtype float16] [--quick] [--json out.json]
 """
 
 import argparse
@@ -81,7 +82,7 @@ def registers(tile, dtype_name):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--tiles", default="s128,s256,s128e,s256e,h64")
+    parser.add_argument("--tiles", default="s128,s256")
     parser.add_argument("--dtype", default="float16")
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--json")

@@ -169,6 +169,23 @@ def matmul_cases(quick):
                 return (lambda: a @ b), 2 * n ** 3 / 1e3  # TFLOP counted in units of 1e12 below
             cases.append((f"gemm {n}^3 {str(dtype)[6:]}", "TFLOP/s", setup))
 
+    # float32 under set_float32_matmul_precision("high") / ("medium"): cuda
+    # takes TF32 for both, vulkan bfloat16 products where it has them
+    # (csrc/aten/ops/matmul/gemm.cpp, bf16_route).
+    for mode in ("high", "medium"):
+        for n in sizes[-2:]:
+            def setup(device, n=n, mode=mode):
+                a, b = randn(n, n, device=device), randn(n, n, device=device)
+
+                def product():
+                    torch.set_float32_matmul_precision(mode)
+                    try:
+                        return a @ b
+                    finally:
+                        torch.set_float32_matmul_precision("highest")
+                return product, 2 * n ** 3 / 1e3
+            cases.append((f"gemm {n}^3 float32 {mode}", "TFLOP/s", setup))
+
     # The MNIST benchmark's Linear(784, h) at batch 128 in float16: forward
     # x @ W^T, then the weight gradient g^T @ x and the input gradient g @ W.
     for h in ((4096,) if quick else (4096, 65536, 393216)):
