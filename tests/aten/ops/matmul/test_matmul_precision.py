@@ -56,6 +56,12 @@ def check_modes():
         (ba_hi, ba_lo), (bb_hi, bb_lo) = _split(ba), _split(bb)
         torch.testing.assert_close(torch.bmm(vba, vbb).cpu().double(),
                                    ba_hi @ bb_hi + ba_hi @ bb_lo + ba_lo @ bb_hi, rtol=1e-5, atol=1e-4)
+        # Transposed operands, read in place by the product, split as they are.
+        at, bt = torch.randn(96, 70), torch.randn(80, 96)
+        (at_hi, at_lo), (bt_hi, bt_lo) = _split(at), _split(bt)
+        got = (at.to("vulkan").t() @ bt.to("vulkan").t()).cpu().double()
+        torch.testing.assert_close(got, at_hi.t() @ bt_hi.t() + at_hi.t() @ bt_lo.t() + at_lo.t() @ bt_hi.t(),
+                                   rtol=1e-5, atol=1e-4)
         assert va.new_empty(5, 0).mm(vb.new_empty(0, 4)).abs().sum().item() == 0  # K = 0
     finally:
         torch.set_float32_matmul_precision("highest")
