@@ -43,7 +43,7 @@
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_EXT_control_flow_attributes : require
 
-#if X_DT_BF16
+#if defined(X_DT_BF16)
 #extension GL_EXT_bfloat16 : require
 #define ELEM bfloat16_t
 #else

@@ -104,6 +104,12 @@ std::array<int64_t, 3> strides3(const at::Tensor& t) {
   return {0, t.stride(0), t.stride(1)};
 }
 
+// Whether the device and the build have the tensor-core tier for products of
+// `inputs`.
+bool coop_tier(rt::Device& dev, c10::ScalarType inputs) {
+  return dev.pipelines().available(std::string("gemm_coop.s128_nn.") + dtype_name(inputs));
+}
+
 // float32 products under torch.set_float32_matmul_precision("medium") or
 // ("high") may run on bfloat16 tensor cores, as PyTorch defines those modes:
 // "medium" multiplies the operands rounded to bfloat16, "high" each operand
@@ -114,21 +120,21 @@ std::array<int64_t, 3> strides3(const at::Tensor& t) {
 // modes compute as "highest", as PyTorch allows);
 // TORCHVULKAN_FP32_MATMUL_VIA_BF16=1 takes this route on any device, for
 // testing it on CPU drivers.
-bool bf16_route(rt::Device& dev) {
+bool bf16_route(rt::Device& dev, at::Float32MatmulPrecision precision) {
   static const bool any_tier = [] {
     const char* v = std::getenv("TORCHVULKAN_FP32_MATMUL_VIA_BF16");
     return v && std::string_view(v) == "1";
   }();
-  if (at::globalContext().float32MatmulPrecision() == at::Float32MatmulPrecision::HIGHEST)
-    return false;
-  return any_tier || dev.pipelines().available("gemm_coop.s128_nn.bf16");
+  return precision != at::Float32MatmulPrecision::HIGHEST &&
+         (any_tier || coop_tier(dev, c10::kBFloat16));
 }
 
-// The bfloat16 operands of bf16_route for a [.., M, K] and b [.., K, N].
-std::pair<at::Tensor, at::Tensor> bf16_operands(const at::Tensor& a, const at::Tensor& b) {
+// The bfloat16 operands of bf16_route for a [.., M, K] and b [.., K, N]:
+// rounded, or (`split`) as hi + lo.
+std::pair<at::Tensor, at::Tensor> bf16_operands(const at::Tensor& a, const at::Tensor& b,
+                                                bool split) {
   at::Tensor a_hi = a.to(at::kBFloat16), b_hi = b.to(at::kBFloat16);
-  if (at::globalContext().float32MatmulPrecision() == at::Float32MatmulPrecision::MEDIUM)
-    return {a_hi, b_hi};
+  if (!split) return {a_hi, b_hi};
   // a - hi is exact in float32; lo is its rounding.
   at::Tensor a_lo = a.sub(a_hi.to(at::kFloat)).to(at::kBFloat16);
   at::Tensor b_lo = b.sub(b_hi.to(at::kFloat)).to(at::kBFloat16);
@@ -170,7 +176,7 @@ void launch_gemm(const at::Tensor& a, const at::Tensor& b, const at::Tensor& out
 
   // Tier 2 (tensor cores) where the device and the build have it, else the portable tier.
   rt::Device& dev = device_for(out);
-  bool use_coop = dev.pipelines().available(std::string("gemm_coop.s128_nn.") + dtype_name(inputs));
+  bool use_coop = coop_tier(dev, inputs);
   {
     std::lock_guard<std::mutex> lock(tier_mutex);
     ++tier_counts[use_coop ? "coopmat" : "tiled"];
@@ -245,8 +251,10 @@ std::map<std::string, int64_t> gemm_tier_counts() {
 void gemm(const at::Tensor& a, const at::Tensor& b, const at::Tensor& out, const at::Tensor& bias,
           const c10::Scalar& alpha, const c10::Scalar& beta, Epilogue epilogue) {
   if (out.numel() == 0) return;
-  if (out.scalar_type() == c10::kFloat && a.size(-1) > 0 && bf16_route(device_for(out))) {
-    auto [a16, b16] = bf16_operands(a, b);
+  auto precision = at::globalContext().float32MatmulPrecision();
+  if (out.scalar_type() == c10::kFloat && a.size(-1) > 0 &&
+      bf16_route(device_for(out), precision)) {
+    auto [a16, b16] = bf16_operands(a, b, precision == at::Float32MatmulPrecision::HIGH);
     launch_gemm(a16, b16, out, bias, alpha, beta, epilogue, c10::kBFloat16);
     return;
   }
