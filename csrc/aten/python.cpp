@@ -170,6 +170,13 @@ PYBIND11_MODULE(_C, m) {
   });
   m.def("native_half",
         [](int index) { return device(static_cast<c10::DeviceIndex>(index)).native_half(); });
+  m.def("profile_kernels", [](bool on, int index) {
+    device(static_cast<c10::DeviceIndex>(index)).stream().profile_kernels(on);
+  });
+  m.def("kernel_times", [](int index) {
+    py::gil_scoped_release release;
+    return device(static_cast<c10::DeviceIndex>(index)).stream().kernel_times();
+  });
   m.def("in_bad_fork", &rt::Runtime::in_bad_fork);
   m.def("kernel_names", [] {
     std::vector<std::string> out;

@@ -17,6 +17,7 @@ namespace torchvulkan::rt {
 struct Kernel {
   VkPipeline pipeline = VK_NULL_HANDLE;
   uint32_t workgroup_size = 0;
+  std::string name;  // the variant's, as in kernel_names()
 };
 
 struct EmbeddedKernel;

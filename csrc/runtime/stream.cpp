@@ -226,12 +226,23 @@ uint64_t Stream::dispatch(const Kernel& kernel, void* push, uint32_t push_bytes,
     std::memcpy(push, &address, sizeof(address));
   }
   order(batch, accesses);
+  uint32_t began = 0;
+  if (profiling_) {
+    VkMemoryBarrier all{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+    all.srcAccessMask = VK_ACCESS_MEMORY_WRITE_BIT;
+    all.dstAccessMask = VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT;
+    vkCmdPipelineBarrier(batch.commands, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT,
+                         VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, 0, 1, &all, 0, nullptr, 0, nullptr);
+    began = write_timestamp_locked(batch);
+  }
   if (bound_ != kernel.pipeline) {
     vkCmdBindPipeline(batch.commands, VK_PIPELINE_BIND_POINT_COMPUTE, kernel.pipeline);
     bound_ = kernel.pipeline;
   }
   vkCmdPushConstants(batch.commands, layout_, VK_SHADER_STAGE_COMPUTE_BIT, 0, push_bytes, push);
   vkCmdDispatch(batch.commands, static_cast<uint32_t>(x), static_cast<uint32_t>(y), 1);
+  if (profiling_)
+    timed_.push_back({kernel.name, began, write_timestamp_locked(batch), batch.value});
   uint64_t value = batch.value;
   uint64_t bytes = 0;
   for (const Access& access : accesses) bytes += access.end - access.begin;
@@ -270,6 +281,13 @@ uint32_t Stream::timestamp(uint64_t* value) {
     throw Error("torchvulkan: this device's compute queue has no timestamps");
   std::lock_guard<std::mutex> lock(mutex_);
   Batch& batch = open();
+  uint32_t slot = write_timestamp_locked(batch);
+  *value = batch.value;
+  after_record(batch, 0);
+  return slot;
+}
+
+uint32_t Stream::write_timestamp_locked(Batch& batch) {
   // A slot is reused only after its last write has executed, because query
   // commands in different batches are not ordered by the hazard barriers.
   if (free_slots_.empty() || free_slots_.front().second > completed()) {
@@ -289,9 +307,30 @@ uint32_t Stream::timestamp(uint64_t* value) {
   vkCmdResetQueryPool(batch.commands, pool, slot % kQueriesPerPool, 1);
   vkCmdWriteTimestamp(batch.commands, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, pool,
                       slot % kQueriesPerPool);
-  *value = batch.value;
-  after_record(batch, 0);
   return slot;
+}
+
+void Stream::profile_kernels(bool on) {
+  if (on && timestamp_bits_ == 0)
+    throw Error("torchvulkan: this device's compute queue has no timestamps");
+  std::lock_guard<std::mutex> lock(mutex_);
+  profiling_ = on;
+}
+
+std::vector<std::pair<std::string, double>> Stream::kernel_times() {
+  synchronize();
+  std::vector<Timed> timed;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    timed.swap(timed_);
+  }
+  std::vector<std::pair<std::string, double>> out;
+  for (const Timed& t : timed) {
+    out.emplace_back(t.kernel, timestamp_ns(t.end) - timestamp_ns(t.begin));
+    release_timestamp(t.begin, t.value);
+    release_timestamp(t.end, t.value);
+  }
+  return out;
 }
 
 double Stream::timestamp_ns(uint32_t slot) {

@@ -21,7 +21,9 @@
 #include <deque>
 #include <mutex>
 #include <span>
+#include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "runtime/buffer.h"
@@ -62,6 +64,14 @@ class Stream {
   // Gives the slot back once the command that last wrote it has completed.
   void release_timestamp(uint32_t slot, uint64_t value);
 
+  // Per-kernel GPU time, for benchmark/kernel_times.py: while on, every
+  // dispatch waits for the commands before it (a full barrier) and is
+  // bracketed by two timestamps, so each figure is one kernel's time alone.
+  void profile_kernels(bool on);
+  // (kernel name, nanoseconds) of each dispatch timed since the last call;
+  // waits for them.
+  std::vector<std::pair<std::string, double>> kernel_times();
+
   void flush();                // submits what is recorded
   void wait(uint64_t value);   // submits if needed, then blocks until `value` completes
   void synchronize();          // waits for everything recorded so far
@@ -88,6 +98,7 @@ class Stream {
   void recycle_locked(uint64_t done);
   void check_submitted();  // rethrows a failed submit
   void wait_locked(std::unique_lock<std::mutex>& lock, uint64_t value);
+  uint32_t write_timestamp_locked(Batch& batch);
 
   VkDevice device_;
   VkQueue queue_;
@@ -123,6 +134,13 @@ class Stream {
   float timestamp_period_;  // nanoseconds per tick
   std::vector<VkQueryPool> query_pools_;
   std::deque<std::pair<uint32_t, uint64_t>> free_slots_;  // slot, value that must complete first
+  struct Timed {
+    std::string kernel;
+    uint32_t begin, end;  // timestamp slots
+    uint64_t value;
+  };
+  bool profiling_ = false;
+  std::vector<Timed> timed_;
 };
 
 }  // namespace torchvulkan::rt

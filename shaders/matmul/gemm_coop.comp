@@ -51,6 +51,7 @@
 #endif
 
 #include "common/math.glsl"
+#include "matmul/tile_order.glsl"
 
 layout(push_constant) uniform Args {
   uint64_t meta;
@@ -166,12 +167,8 @@ void main() {
   int64_t k_begin = split * chunk, k_end = min(K, k_begin + chunk);
   int64_t batch = int64_t(group) / (tiles_m * tiles_n);
   if (batch >= p.v[7]) return;
-  // Consecutive workgroups walk down a band of 8 tile rows, so the tiles of A
-  // and B they share stay in L2.
-  int64_t t = int64_t(group) - batch * tiles_m * tiles_n;
-  int64_t band = t / (8 * tiles_n), first = band * 8, height = min(tiles_m - first, 8);
-  int64_t tm = first + (t % (8 * tiles_n)) % height, tn = (t % (8 * tiles_n)) / height;
-  int64_t m0 = tm * BM, n0 = tn * BN;
+  i64vec2 tile = tile_in_band(int64_t(group) - batch * tiles_m * tiles_n, tiles_m, tiles_n);
+  int64_t m0 = tile.x * BM, n0 = tile.y * BN;
   int flags = int(p.v[23]);
 
   int64_t a_mn = p.v[9], a_k = p.v[10], b_mn = p.v[13], b_k = p.v[12];

@@ -192,3 +192,19 @@ def test_batch_size_one_subprocess():
         r = run_python(code, {"TORCHVULKAN_BATCH": batch})
         assert r.returncode == 0, r.stderr
         assert r.stdout.strip() == str(expected.to(torch.int16).tolist())
+
+
+def test_kernel_times_name_each_dispatch_while_on(no_fallback):
+    a = torch.randn(40, 30, device="vulkan")
+    b = torch.randn(30, 20, device="vulkan")
+    torch.vulkan.synchronize()
+    torchvulkan._C.profile_kernels(True, 0)
+    try:
+        (a @ b).relu_()
+    finally:
+        torchvulkan._C.profile_kernels(False, 0)
+    a.add_(1)  # not timed
+    times = torchvulkan._C.kernel_times(0)
+    assert len(times) == 2 and all(ns > 0 for _, ns in times)
+    assert times[0][0].startswith("gemm_") and times[1][0] == "activation.relu.f32"
+    assert torchvulkan._C.kernel_times(0) == []

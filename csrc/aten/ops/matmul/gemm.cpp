@@ -37,16 +37,20 @@ constexpr Tile kTiles[] = {{"t64", false, 64, 64, 16},
                            {"s256", true, 128, 256, 32}};
 constexpr const Tile &kT64 = kTiles[0], &kT128 = kTiles[1], &kS128 = kTiles[2], &kS256 = kTiles[3];
 // The larger tiles of a tier are used once the output has this many of
-// them (H200, float16 8192^3: s256 205 against s128's 191 TFLOP/s, 4096^3
-// with 512 tiles: 187 against 169; float32 t128 against t64: 22-24 against
-// 15 TFLOP/s from 2048^3 up, 19 against 13 on a 128x784 output with K =
-// 65536 through split-K; smaller outputs not measured), and for the
-// tensor-core tier K is at least kWideTilesMinK: with K = 128 s128 beat s256
-// (the MNIST benchmark's g^T @ x, h = 393216: 77 against 64 TFLOP/s in
-// float16, 76 against 63 in bfloat16), with K = 784 s256 won (x @ W^T, h =
-// 65536: 100 against 80).
+// them and K is at least the tier's minimum below (H200, float16 8192^3: s256
+// 205 against s128's 191 TFLOP/s, 4096^3 with 512 tiles: 187 against 169;
+// smaller outputs not measured). Short products want the smaller tiles:
+// with K = 128 s128 beat s256 (the MNIST benchmark's g^T @ x, h = 393216: 77
+// against 64 TFLOP/s in float16, 76 against 63 in bfloat16), with K = 784
+// s256 won (x @ W^T, h = 65536: 100 against 80). On the portable tier
+// (float32, chunked staging) t128 takes 158 registers, one workgroup per
+// SM, t64 103 and two: t128 won from K = 2048 (2048^3 30.2 against 26.4,
+// 8192^3 34.3 against 28.7, g @ W with K = 65536 through split-K 26.8
+// against 24.9) and lost below (K = 784: 21.9 against 24.0, K = 128: 11.6
+// against 16.3, the bmm's K = 64: 7.5 against 11.2).
 constexpr int64_t kLargeTilesMin = 256;
 constexpr int64_t kWideTilesMinK = 256;
+constexpr int64_t kT128MinK = 1024;
 
 // TORCHVULKAN_GEMM_TILE names a configuration to use instead for every
 // product of its tier (for measuring them against each other).
@@ -71,7 +75,7 @@ const Tile& pick_tile(bool coop, int64_t batches, int64_t M, int64_t N, int64_t 
   if (forced && forced->coop == coop) return *forced;
   const Tile &small = coop ? kS128 : kT64, &large = coop ? kS256 : kT128;
   return N > small.n && tile_count(large, batches, M, N) >= kLargeTilesMin &&
-                 (!coop || K >= kWideTilesMinK)
+                 K >= (coop ? kWideTilesMinK : kT128MinK)
              ? large
              : small;
 }
@@ -79,22 +83,23 @@ const Tile& pick_tile(bool coop, int64_t batches, int64_t M, int64_t N, int64_t 
 std::mutex tier_mutex;
 std::map<std::string, int64_t> tier_counts;
 
-// The orientation gemm_coop.comp stages an operand seen as [rows, k] in:
+// The orientation the kernels stage an operand seen as [rows, k] in:
 // K-major when K is contiguous or neither dim is, else rows-major.
 bool k_major(int64_t row_stride, int64_t k_stride) {
   return k_stride == 1 || row_stride != 1;
 }
 
-// True when gemm_coop.comp may read `t` ([rows, k] with strides (rows, k))
-// as 16-byte vectors: contiguous along the dim it stages along, whose extent
-// is a multiple of 8, the other stride and the batch stride multiples of 8,
-// 16-byte aligned.
+// True when the kernels may read `t` ([rows, k] with strides (rows, k)) in
+// aligned vectors of `chunk` elements (gemm_coop.comp: 8, 16 bytes;
+// gemm_tiled.comp: 4): contiguous along the dim they stage along, whose
+// extent is a multiple of chunk, the other stride and the batch stride
+// multiples of chunk, 16-byte aligned.
 bool vector_loadable(const at::Tensor& t, int64_t batch_stride, int64_t rows, int64_t k,
-                     int64_t row_stride, int64_t k_stride) {
+                     int64_t row_stride, int64_t k_stride, int64_t chunk) {
   bool along_k = k_major(row_stride, k_stride);
   if ((along_k ? k_stride : row_stride) != 1) return false;
   int64_t extent = along_k ? k : rows, other = along_k ? row_stride : k_stride;
-  return extent % 8 == 0 && other % 8 == 0 && batch_stride % 8 == 0 &&
+  return extent % chunk == 0 && other % chunk == 0 && batch_stride % chunk == 0 &&
          reinterpret_cast<uintptr_t>(t.const_data_ptr()) % 16 == 0;
 }
 
@@ -219,9 +224,11 @@ void launch_gemm(const at::Tensor& a, const at::Tensor& b, const at::Tensor& out
       (bias_strides[1] == 0 && bias_strides[2] == 1 && bias_strides[0] % 8 == 0 && aligned(bias));
   bool vector_store = !through_workspace && epilogue == Epilogue::none && sc[2] == 1 &&
                       N % 8 == 0 && sc[1] % 8 == 0 && sc[0] % 8 == 0 && aligned(out) && bias_row;
-  // gemm_coop.comp's flags (gemm_tiled.comp ignores them).
-  meta.push_back((vector_loadable(a, sa[0], M, K, sa[1], sa[2]) ? 1 : 0) |
-                 (vector_loadable(b, sb[0], N, K, sb[2], sb[1]) ? 2 : 0) | (vector_store ? 4 : 0));
+  // The kernels' flags (gemm_tiled.comp reads the first two).
+  int64_t chunk_elements = use_coop ? 8 : 4;
+  meta.push_back((vector_loadable(a, sa[0], M, K, sa[1], sa[2], chunk_elements) ? 1 : 0) |
+                 (vector_loadable(b, sb[0], N, K, sb[2], sb[1], chunk_elements) ? 2 : 0) |
+                 (vector_store ? 4 : 0));
   at::Tensor workspace;
   if (through_workspace)
     workspace = at::empty({splits * batches * M * N}, out.options().dtype(at::kFloat));

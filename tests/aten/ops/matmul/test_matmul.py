@@ -1,3 +1,7 @@
+import os
+import subprocess
+import sys
+
 import pytest
 import torch
 
@@ -58,9 +62,9 @@ def test_linear_and_matmul_gradients_match_cpu(no_fallback):
         torch.testing.assert_close(g.cpu(), e)
 
 
-# Outputs of at least 256 tiles of 128x128 take the portable tier's large
-# tiles (gemm_tiled.t128): batches of 130 x 130 (edges of 2 past a tile),
-# K = 21 (not a multiple of its step), every operand orientation.
+# The portable tier's tiles (gemm_tiled.t64 for these shapes; t128 in
+# test_portable_128_tiles below): batches of 130 x 131 (edges past a tile),
+# K = 21 (not a multiple of the step), every operand orientation.
 @pytest.mark.parametrize("dtype", [torch.float32, torch.float64, torch.int32, torch.int64, torch.uint8])
 @pytest.mark.parametrize("ta,tb", [(False, False), (True, False), (False, True), (True, True)])
 def test_large_tiles(dtype, ta, tb, no_fallback):
@@ -74,6 +78,48 @@ def test_large_tiles(dtype, ta, tb, no_fallback):
     alpha, beta = (2, 3) if not dtype.is_floating_point else (0.5, 2.0)
     got = torch.baddbmm(c.to("vulkan"), da, db, alpha=alpha, beta=beta).cpu()
     torch.testing.assert_close(got, torch.baddbmm(c, a, b, alpha=alpha, beta=beta))
+
+
+# The portable tier reads an operand in chunks of 4 values along the dim it
+# is contiguous in: one vector load where the host found it aligned with
+# extents and strides multiples of 4, else value by value. Both, for each
+# orientation, with tile edges inside a chunk row (132 x 136 outputs), for
+# dtypes of every width (8-byte types stage 4 of K a step on 128x128
+# tiles: half a chunk per invocation).
+def _operand(t, transposed, misaligned):
+    """`t` on the device, stored transposed or not, 1 element past 16-byte
+    alignment or not."""
+    stored = t.transpose(-1, -2) if transposed else t
+    base = torch.zeros(stored.numel() + 1, dtype=t.dtype, device="vulkan")
+    view = base[1:] if misaligned else base[:-1]
+    view = view.view(stored.shape)
+    view.copy_(stored.to("vulkan"))
+    return view.transpose(-1, -2) if transposed else view
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64, torch.int64, torch.float16, torch.int8])
+@pytest.mark.parametrize("ta,tb", [(False, False), (True, False), (False, True), (True, True)])
+def test_vector_staging(dtype, ta, tb, no_fallback):
+    batch, m, k, n = 3, 132, 36, 136
+    if dtype.is_floating_point:
+        a, b = torch.randn(batch, m, k, dtype=dtype), torch.randn(batch, k, n, dtype=dtype)
+    else:
+        a, b = torch.randint(-3, 4, (batch, m, k), dtype=dtype), torch.randint(-3, 4, (batch, k, n), dtype=dtype)
+    expected = torch.bmm(a.double(), b.double()).to(dtype)
+    for misaligned in (False, True):
+        got = torch.bmm(_operand(a, ta, misaligned), _operand(b, tb, misaligned)).cpu()
+        torch.testing.assert_close(got, expected)
+
+
+# The same checks on the 128x128 tiles, which the tier takes only for
+# large outputs with K >= 1024 (gemm.cpp): forced by TORCHVULKAN_GEMM_TILE
+# in a child process (the choice is read once per process).
+def test_portable_128_tiles():
+    env = dict(os.environ, TORCHVULKAN_GEMM_TILE="t128", TORCHVULKAN_STRICT="1")
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", __file__, "-k",
+                           "test_large_tiles or test_vector_staging or test_odd_shapes or test_split_k"],
+                          env=env, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stdout[-3000:]
 
 
 @pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16])

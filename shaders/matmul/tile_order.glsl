@@ -1,0 +1,10 @@
+// The output tile a workgroup of a matrix product computes: consecutive
+// workgroups walk down a band of 8 tile rows, so the tiles of A and B they
+// share stay in L2 (row by row, a 4096^3 float32 product streams all of B
+// once per tile row, 64 MiB through an L2 of 50 on the H200).
+// t: the tile's index within its batch; returns (tile row, tile column).
+i64vec2 tile_in_band(int64_t t, int64_t tiles_m, int64_t tiles_n) {
+  int64_t band = t / (8 * tiles_n), first = band * 8, height = min(tiles_m - first, 8);
+  int64_t within = t % (8 * tiles_n);
+  return i64vec2(first + within % height, within / height);
+}
