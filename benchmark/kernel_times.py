@@ -5,7 +5,9 @@ commands before it and is bracketed by two GPU timestamps
 (csrc/runtime/stream.h), so each figure is one kernel alone, launch
 included: the split-K product and its reduction, a conversion before a
 product, and so on. Per case, each kernel's median time per call and the
-case's TFLOP/s from their sum.
+case's TFLOP/s from their sum, once two rounds of --reps calls agree
+(timing.until_stable: with a quarter second of warm-up alone a 4096^3
+float16 product read 3624 us here, 735 once stable).
 
     python benchmark/kernel_times.py [--match "mnist,gemm 4096"] [--reps 20] [--quick]
 """
@@ -18,7 +20,7 @@ import torch
 
 import torchvulkan
 from ops import matmul_cases
-from timing import warm_up
+from timing import until_stable, warm_up
 
 
 def kernel_times(fn, reps):
@@ -45,20 +47,22 @@ def main():
     cases = matmul_cases(args.quick)
     if args.match:
         cases = [c for c in cases if any(m in c[0] for m in args.match.split(","))]
-    seconds = 1.0  # an idle GPU's clock rises only after some busy time (timing.py)
     print(f"{'case':34} {'kernel':34} {'calls':>5} {'us/call':>9} {'TFLOP/s':>8}")
     for name, _, setup in cases:
         fn, work = setup("vulkan")
-        warm_up(fn, "vulkan", seconds=seconds)
-        seconds = 0.25
-        per_kernel = kernel_times(fn, args.reps)
-        total = 0.0
-        for kernel, times in per_kernel.items():
-            # A kernel dispatched k times a call: k consecutive entries per call.
-            per_call = len(times) // args.reps
-            us = statistics.median(times) / 1e3 * per_call
-            total += us
-            print(f"{name:34} {kernel:34} {per_call:5} {us:9.1f} {work / us / 1e3:8.1f}")
+        warm_up(fn, "vulkan", seconds=0.25)
+        found = {}
+
+        def measure():
+            per_kernel = kernel_times(fn, args.reps)
+            # A kernel dispatched k times a call: k entries per call.
+            found["calls"] = {kernel: len(times) // args.reps for kernel, times in per_kernel.items()}
+            found["us"] = {kernel: statistics.median(times) / 1e3 * found["calls"][kernel]
+                           for kernel, times in per_kernel.items()}
+            return sum(found["us"].values())
+        total = until_stable(measure)
+        for kernel, us in found["us"].items():
+            print(f"{name:34} {kernel:34} {found['calls'][kernel]:5} {us:9.1f} {work / us / 1e3:8.1f}")
         print(f"{name:34} {'all':34} {'':5} {total:9.1f} {work / total / 1e3:8.1f}")
         del fn
 

@@ -26,7 +26,7 @@ import time
 
 import torch
 
-from timing import sync, warm_up
+from timing import sync, until_stable, warm_up
 
 SIZES = [64, 256, 1024, 4096, 16384, 65536, 131072, 262144, 393216]
 BATCH = 128
@@ -58,19 +58,23 @@ def reset_memory(device):
 
 
 def median_time(fn, device, reps):
-    # A second, not timing.py's default quarter: making a model on the host
-    # leaves the GPU idle (its clock drops), and with a quarter second the
-    # first timing of a size, forward + backward, read up to 3x what another
-    # process measured (H200, h = 65536: 2.9 against 0.87-0.90 ms; that the
-    # clock is the cause is not verified; docs/measurements.md).
+    # A second of warm-up, not timing.py's default quarter (making a model on
+    # the host leaves the GPU idle), then timings until two agree: with the
+    # second alone the first timing of a size, forward + backward, read 2.9
+    # ms at h = 65536 on the H200 in two sessions, more than the whole step
+    # timed right after it (1.65 ms) and 3x what other processes measured
+    # (0.87-0.90; the clock, timing.until_stable).
     warm_up(fn, device, calls=3, seconds=1.0)
-    samples = []
-    for _ in range(reps):
-        start = time.perf_counter()
-        fn()
-        sync(device)
-        samples.append(time.perf_counter() - start)
-    return statistics.median(samples)
+
+    def measure():
+        samples = []
+        for _ in range(reps):
+            start = time.perf_counter()
+            fn()
+            sync(device)
+            samples.append(time.perf_counter() - start)
+        return statistics.median(samples)
+    return until_stable(measure)
 
 
 def training(device, h, dtype):
