@@ -138,7 +138,8 @@ const Kernel& Pipelines::get(std::string_view name) {
   if (auto it = kernels_.find(std::string(name)); it != kernels_.end()) return it->second;
   const EmbeddedKernel& embedded = find_usable(name);
   VkPipeline pipeline = create(embedded, 0);
-  return kernels_.emplace(std::string(name), Kernel{pipeline, workgroup_size_of(embedded), std::string(name)})
+  return kernels_
+      .emplace(std::string(name), Kernel{pipeline, workgroup_size_of(embedded), std::string(name)})
       .first->second;
 }
 

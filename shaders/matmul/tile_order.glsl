@@ -1,7 +1,7 @@
 // The output tile a workgroup of a matrix product computes: consecutive
 // workgroups walk down a band of 8 tile rows, so the tiles of A and B they
-// share stay in L2 (row by row, a 4096^3 float32 product streams all of B
-// once per tile row, 64 MiB through an L2 of 50 on the H200).
+// share stay in L2 (row by row, each tile row of a 4096^3 float32 product
+// streams all of B, 64 MiB, more than the H200's 50 MiB of L2).
 // t: the tile's index within its batch; returns (tile row, tile column).
 i64vec2 tile_in_band(int64_t t, int64_t tiles_m, int64_t tiles_n) {
   int64_t band = t / (8 * tiles_n), first = band * 8, height = min(tiles_m - first, 8);
