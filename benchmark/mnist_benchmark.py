@@ -63,7 +63,8 @@ def median_time(fn, device, reps):
     # second alone the first timing of a size, forward + backward, read 2.9
     # ms at h = 65536 on the H200 in two sessions, more than the whole step
     # timed right after it (1.65 ms) and 3x what other processes measured
-    # (0.87-0.90; the clock, timing.until_stable).
+    # (0.87-0.90; the clock, timing.until_stable). The CPU takes one timing:
+    # its steps of up to 0.6 s would make rounds long.
     warm_up(fn, device, calls=3, seconds=1.0)
 
     def measure():
@@ -74,7 +75,7 @@ def median_time(fn, device, reps):
             sync(device)
             samples.append(time.perf_counter() - start)
         return statistics.median(samples)
-    return until_stable(measure)
+    return measure() if device == "cpu" else until_stable(measure)
 
 
 def training(device, h, dtype):
