@@ -184,6 +184,8 @@ def role_code(role, dt, vec):
         f"#define {role}_CAST to_{compute}\n"      # any compute type -> this one
         f"#define {role}_SCALAR scalar_{compute}\n"  # scalar parameter k as this type
         f"{compute} {role}_load(uint64_t a) {{ return {load}; }}\n"
+        # The compute value of storage bits (a uint, uvec2 for 8-byte types).
+        f"{compute} {role}_from_bits({'uvec2' if REF[storage][1] == 8 else 'uint'} b) {{ return {BITS[dt][0]}; }}\n"
         f"void {role}_store(uint64_t a, {compute} v) {{ {store} }}\n"
     ) + vector_code(role, dt, vec)
 

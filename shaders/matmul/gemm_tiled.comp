@@ -16,9 +16,10 @@
 // contiguous dimension (K when neither is), one chunk per invocation and
 // step for float32 tiles. Where the host found an operand contiguous that
 // way, aligned and a multiple of 4 along it (flag bits 0 and 1), a chunk is
-// one vector load (two for 8-byte types, four scalar loads for narrower
-// ones), wholly inside or outside the bounds; otherwise each value is loaded
-// and bounds-checked on its own. Either way every chunk's address is
+// one load (16 bytes; two for 8-byte types, one of 8 or 4 bytes for
+// narrower ones: not measured on a GPU without tensor cores yet), wholly
+// inside or outside the bounds; otherwise each value is loaded and
+// bounds-checked on its own. Either way every chunk's address is
 // computed once and advanced by a constant each step. Measured on the H200
 // (float32, benchmark/gemm_tiles.py): the first version, which computed each
 // value's int64 address and checks every step, ran 4096^3 at 23.6 TFLOP/s
@@ -91,6 +92,7 @@ const int ROW_A = (BM + PAD) / V, ROW_B = (BN + PAD) / V;  // vectors per stored
 shared ACC_V tile_a[2 * BK * ROW_A];
 shared ACC_V tile_b[2 * BK * ROW_B];
 const int CHUNK = 4;
+layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer Chunk8 { uvec2 v; };
 const int CHUNKS_A = BM * BK / CHUNK, CHUNKS_B = BN * BK / CHUNK;  // per step
 const int PER_A = (CHUNKS_A + 255) / 256, PER_B = (CHUNKS_B + 255) / 256;  // per invocation
 
@@ -123,8 +125,13 @@ ACC_V4 load_chunk(Operand o, uint64_t address, int64_t row, int64_t k) {
     X_loadv(address, v);
     return ACC_V4(v[0], v[1], v[2], v[3]);
 #else
-    return ACC_V4(X_load(address), X_load(address + X_BYTES), X_load(address + 2 * X_BYTES),
-                  X_load(address + 3 * X_BYTES));
+    // 1- and 2-byte values: the chunk is one 4- or 8-byte load.
+    uvec2 w = X_BYTES == 2 ? Chunk8(address).v : uvec2(RefU32(address).v, 0u);
+    ACC_V4 v;
+    [[unroll]] for (int i = 0; i < CHUNK; ++i) {
+      v[i] = ACC_T(X_from_bits(bitfieldExtract(w[i * X_BYTES / 4], i * X_BYTES % 4 * 8, X_BYTES * 8)));
+    }
+    return v;
 #endif
   }
   uint64_t step = uint64_t(o.k_major ? o.stride_k : o.stride_rows) * X_BYTES;
