@@ -126,7 +126,11 @@ ACC_V4 load_chunk(Operand o, uint64_t address, int64_t row, int64_t k) {
     return ACC_V4(v[0], v[1], v[2], v[3]);
 #else
     // 1- and 2-byte values: the chunk is one 4- or 8-byte load.
-    uvec2 w = X_BYTES == 2 ? Chunk8(address).v : uvec2(RefU32(address).v, 0u);
+#if X_BYTES == 2
+    uvec2 w = Chunk8(address).v;
+#else
+    uvec2 w = uvec2(RefU32(address).v, 0u);
+#endif
     ACC_V4 v;
     [[unroll]] for (int i = 0; i < CHUNK; ++i) {
       v[i] = ACC_T(X_from_bits(bitfieldExtract(w[i * X_BYTES / 4], i * X_BYTES % 4 * 8, X_BYTES * 8)));
