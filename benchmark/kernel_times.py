@@ -4,7 +4,8 @@ While torchvulkan._C.profile_kernels is on, every dispatch waits for the
 commands before it and is bracketed by two GPU timestamps
 (csrc/runtime/stream.h), so each figure is one kernel alone, launch
 included: the split-K product and its reduction, a conversion before a
-product, and so on. Per case, each kernel's median time per call and the
+product, and so on. Per case, each kernel's median time per call (its
+TFLOP/s column: the whole case's work over that kernel's time) and the
 case's TFLOP/s from their sum, once two rounds of --reps calls agree
 (timing.until_stable: with a quarter second of warm-up alone a 4096^3
 float16 product read 3624 us here, 735 once stable).
