@@ -6,7 +6,7 @@ products of its tier: t64/t128 to the portable tier, s128/s256 to float16
 and bfloat16 on tensor cores), cuda in another process without torchvulkan.
 Each process warms the GPU up for a second, every case for a quarter second
 more (an idle H200 runs at 345 MHz), then reports TFLOP/s by GPU timing
-events, median of 5 runs of 5.
+events, median of 5 runs of 5, repeated until two agree (timing.timeit).
 The driver's register count per kernel comes from pipeline statistics.
 
     python benchmark/gemm_tiles.py [--tiles s128,s256] [--dtype float16] [--quick] [--json out.json]

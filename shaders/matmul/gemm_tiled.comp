@@ -45,7 +45,8 @@ layout(push_constant) uniform Args {
 
 // int64 words (strides in elements): a, b, c, bias addresses; M, N, K, batches;
 // batch/row/col strides of a, b, c, bias; alpha and beta as ACC_T bits; activation;
-// flags (1: A vector loads, 2: B vector loads); splits, chunk, workspace address.
+// flags (1: A vector loads, 2: B vector loads, 8: A staged along K, 16: B
+// staged along K; gemm.cpp's k_major); splits, chunk, workspace address.
 layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer Params { int64_t v[]; };
 
 #if defined(X_DT_F64)
@@ -163,8 +164,8 @@ void main() {
   int64_t m0 = tile.x * BM, n0 = tile.y * BN;
   int flags = int(p.v[23]);
   int64_t a_row = p.v[9], a_col = p.v[10], b_row = p.v[12], b_col = p.v[13];
-  Operand oa = Operand(M, K, a_row, a_col, BM, a_col == 1 || a_row != 1, (flags & 1) != 0);
-  Operand ob = Operand(N, K, b_col, b_row, BN, b_row == 1 || b_col != 1, (flags & 2) != 0);
+  Operand oa = Operand(M, K, a_row, a_col, BM, (flags & 8) != 0, (flags & 1) != 0);
+  Operand ob = Operand(N, K, b_col, b_row, BN, (flags & 16) != 0, (flags & 2) != 0);
   a += uint64_t(batch * p.v[8]) * X_BYTES;
   b += uint64_t(batch * p.v[11]) * X_BYTES;
   int tid = int(gl_LocalInvocationID.x);

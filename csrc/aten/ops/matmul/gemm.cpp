@@ -238,8 +238,8 @@ void launch_gemm(const at::Tensor& a, const at::Tensor& b, const at::Tensor& out
   // workspace's), without the reduction pass (4096^3 on the H200: 314 us,
   // 23% of "medium"'s time).
   bool sums_are_out = through_workspace && splits == 1 && type == c10::kFloat &&
-                      out.is_contiguous() && alpha.equal(1) && (!bias.defined() || beta.equal(0)) &&
-                      epilogue == Epilogue::none;
+                      out.is_contiguous() && alpha.equal(1) &&
+                      (!bias.defined() || beta.toDouble() == 0) && epilogue == Epilogue::none;
   auto sc = strides3(out);
   auto aligned = [](const at::Tensor& t) {
     return reinterpret_cast<uintptr_t>(t.const_data_ptr()) % 16 == 0;
@@ -249,11 +249,14 @@ void launch_gemm(const at::Tensor& a, const at::Tensor& b, const at::Tensor& out
       (bias_strides[1] == 0 && bias_strides[2] == 1 && bias_strides[0] % 8 == 0 && aligned(bias));
   bool vector_store = !through_workspace && epilogue == Epilogue::none && sc[2] == 1 &&
                       N % 8 == 0 && sc[1] % 8 == 0 && sc[0] % 8 == 0 && aligned(out) && bias_row;
-  // The kernels' flags (gemm_tiled.comp reads the first two).
+  // The kernels' flags: vector loads of A and B, vector stores (gemm_coop.comp
+  // only), and the orientation each operand is staged in (gemm_tiled.comp;
+  // gemm_coop.comp's variant fixes it).
   int64_t chunk_elements = use_coop ? 8 : 4;
   meta.push_back((vector_loadable(a, sa[0], M, K, sa[1], sa[2], chunk_elements) ? 1 : 0) |
                  (vector_loadable(b, sb[0], N, K, sb[2], sb[1], chunk_elements) ? 2 : 0) |
-                 (vector_store ? 4 : 0));
+                 (vector_store ? 4 : 0) | (k_major(sa[1], sa[2]) ? 8 : 0) |
+                 (k_major(sb[2], sb[1]) ? 16 : 0));
   at::Tensor workspace;
   if (sums_are_out)
     workspace = out;

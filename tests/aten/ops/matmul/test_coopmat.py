@@ -68,6 +68,7 @@ def _check_orientation(m, k, n, ta, tb, dtype):
 def test_mm_every_orientation(m, k, n, ta, tb, dtype, no_fallback):
     _check_orientation(m, k, n, ta, tb, dtype)
 
+
 @pytest.mark.parametrize("ta,tb", [(False, False), (True, False), (False, True), (True, True)])
 def test_wide_tiles_every_orientation(ta, tb, dtype, no_fallback):
     # Enough 128x256 tiles (16 x 17) for the wide variants, with edges in M and N.
