@@ -4,9 +4,8 @@ Each configuration runs in its own process with TORCHVULKAN_GEMM_TILE set
 (csrc/aten/ops/matmul/gemm.cpp lists them; a configuration applies to the
 products of its tier: t64/t128 to the portable tier, s128/s256 to float16
 and bfloat16 on tensor cores), cuda in another process without torchvulkan.
-Each process warms the GPU up for a second, every case for a quarter second
-more (an idle H200 runs at 345 MHz), then reports TFLOP/s by GPU timing
-events, median of 5 runs of 5, repeated until two agree (timing.timeit).
+Each case warms the GPU up for two seconds (timing.warm_up: an idle H200
+runs at 345 MHz), then reports TFLOP/s by GPU timing events, median of 5 runs of 5, repeated until two agree (timing.timeit).
 The driver's register count per kernel comes from pipeline statistics.
 
     python benchmark/gemm_tiles.py [--tiles s128,s256] [--dtype float16] [--quick] [--json out.json]
@@ -51,15 +50,11 @@ def operands(torch, case, dtype, device):
 def measure(device, dtype_name, cases):
     import torch
 
-    from timing import timeit, warm_up
+    from timing import timeit
     if device == "vulkan":
         import torchvulkan  # noqa: F401
     torch.backends.cuda.matmul.allow_tf32 = False
     dtype = getattr(torch, dtype_name)
-    # A process starts on an idle GPU: a second of work first, or its first
-    # case measures the clock rising (2048^3 at 12-33 TFLOP/s instead of 150).
-    a, b = operands(torch, cases[0], dtype, device)
-    warm_up(lambda: torch.matmul(a, b), device, seconds=1.0)
     out = {}
     for case in cases:
         name, (m, k, n), _, _, batch = case

@@ -7,8 +7,9 @@ included: the split-K product and its reduction, a conversion before a
 product, and so on. Per case, each kernel's median time per call (its
 TFLOP/s column: the whole case's work over that kernel's time) and the
 case's TFLOP/s from their sum, once two rounds of --reps calls agree
-(timing.until_stable: with a quarter second of warm-up alone a 4096^3
-float16 product read 3624 us here, 735 once stable).
+(after timing.warm_up's two seconds: with a quarter second and a
+synchronization per call a 4096^3 float16 product read 3624 us here, at
+the idle clock, against 735).
 
     python benchmark/kernel_times.py [--match "mnist,gemm 4096"] [--reps 20] [--quick]
 """
@@ -51,7 +52,7 @@ def main():
     print(f"{'case':34} {'kernel':34} {'calls':>5} {'us/call':>9} {'TFLOP/s':>8}")
     for name, _, setup in cases:
         fn, work = setup("vulkan")
-        warm_up(fn, "vulkan", seconds=0.25)
+        warm_up(fn, "vulkan")
         found = {}
 
         def measure():

@@ -58,14 +58,12 @@ def reset_memory(device):
 
 
 def median_time(fn, device, reps):
-    # A second of warm-up, not timing.py's default quarter (making a model on
-    # the host leaves the GPU idle), then timings until two agree: with the
-    # second alone the first timing of a size, forward + backward, read 2.9
-    # ms at h = 65536 on the H200 in two sessions, more than the whole step
-    # timed right after it (1.65 ms) and 3x what other processes measured
-    # (0.87-0.90; the clock, timing.until_stable). The CPU takes one timing:
-    # its steps of up to 0.6 s would make rounds long.
-    warm_up(fn, device, calls=3, seconds=1.0)
+    # Timings until two agree after timing.warm_up's two seconds: with a
+    # second of warm-up alone the first timing of a size, forward +
+    # backward, read 2.9 ms at h = 65536 on the H200 in two sessions, more
+    # than the whole step timed right after it (1.65 ms; the clock). The CPU
+    # takes one timing: its steps of up to 0.6 s would make rounds long.
+    warm_up(fn, device, calls=3)
 
     def measure():
         samples = []

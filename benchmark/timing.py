@@ -16,30 +16,34 @@ def sync(device):
         torch.vulkan.synchronize()
 
 
-def warm_up(fn, device, calls=1, seconds=0.25):
-    """Calls fn, synchronized, at least `calls` times and for `seconds`: an
-    idle GPU's clock rises only after some busy time (docs/measurements.md,
-    2026-12-04, third session: an idle H200 runs at 345 MHz, and a Vulkan
-    product issued after a second of idle ran at a fifth of its speed). A
-    quarter second does between cases that keep the GPU busy; after seconds
-    of host-side work (a new process, a model made on the host) the callers
-    take a second."""
+def warm_up(fn, device, calls=1, seconds=2.0):
+    """Calls fn at least `calls` times and for `seconds`, synchronizing only
+    every 20 ms so that the GPU never waits on the host: an idle H200 runs at
+    345 MHz and reaches its 1980 only after one to two seconds of sustained
+    work, and falls back about two seconds after the work stops
+    (docs/measurements.md, 2026-12-04, sixth session: nvidia-smi's clock log
+    beside kernel_times.py, whose quarter second of warm-up with a
+    synchronization per call timed its cases at 345 MHz, 4-5x slow). Two
+    seconds cover the rise after any idle time between cases (making the
+    next case's operands, compiling its pipelines)."""
     until, done = time.perf_counter() + seconds, 0
+    synced = time.perf_counter()
     while done < calls or time.perf_counter() < until:
         fn()
-        sync(device)
         done += 1
+        if time.perf_counter() - synced > 0.02:
+            sync(device)
+            synced = time.perf_counter()
+    sync(device)
 
 
 def until_stable(measure, tolerance=0.03, rounds=6):
     """Calls measure() (seconds, or any figure that falls as speed rises)
     until two calls in a row agree within `tolerance`, at most `rounds`
-    times; returns the last figure. A warm-up of fixed length is not enough
-    where a process uses the H200 only through Vulkan: its clock then falls
-    within a fraction of a second of host-side work and took more than a
-    second to rise again (docs/measurements.md, 2026-12-04, fifth session:
-    a 4096^3 float16 product read 151 TFLOP/s after a second of warm-up, 190
-    in the next timing of the same process)."""
+    times; returns the last figure: the clock can still be rising after
+    warm_up, or have fallen during host-side work between timings (2026-12-04,
+    fifth session: a 4096^3 float16 product read 151 TFLOP/s after a second
+    of warm-up, 190 in the next timing of the same process)."""
     previous = None
     for _ in range(rounds):
         figure = measure()
