@@ -68,8 +68,9 @@ def measure(device, dtype_name, cases):
 def registers(tile, dtype_name):
     import torchvulkan
     short = {"float16": "f16", "bfloat16": "bf16", "float32": "f32", "float64": "f64"}[dtype_name]
-    names = [f"gemm_tiled.{tile}.{short}"] if tile.startswith("t") else [
-        f"gemm_coop.{tile}_{layout}.{short}" for layout in ("nn", "nt", "tn")]
+    kernel = {"t": "gemm_tiled", "s": "gemm_coop", "c": "gemm_coop2"}[tile[0]]
+    names = [f"{kernel}.{tile}.{short}"] if tile.startswith("t") else [
+        f"{kernel}.{tile}_{layout}.{short}" for layout in ("nn", "nt", "tn")]
     found = {}
     for name in names:
         for stat in torchvulkan._C.pipeline_statistics(name, 0):

@@ -138,6 +138,14 @@ Capabilities query_capabilities(VkPhysicalDevice device) {
     optional = &bf16;
   }
 #endif
+#ifdef VK_NV_cooperative_matrix2
+  VkPhysicalDeviceCooperativeMatrix2FeaturesNV coopmat2{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_2_FEATURES_NV};
+  if (caps.cooperative_matrix2) {
+    coopmat2.pNext = optional;
+    optional = &coopmat2;
+  }
+#endif
   VkPhysicalDeviceVulkan12Features f12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
                                        optional};
   VkPhysicalDeviceVulkan11Features f11{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES, &f12};
@@ -191,6 +199,10 @@ Capabilities query_capabilities(VkPhysicalDevice device) {
   // The bfloat16 kernels are the float16 ones with another element type.
   caps.coopmat_bf16_16x16x16 = caps.coopmat_bf16_16x16x16 && caps.coopmat_f16_16x16x16 &&
                                bf16.shaderBFloat16Type && bf16.shaderBFloat16CooperativeMatrix;
+#endif
+#ifdef VK_NV_cooperative_matrix2
+  caps.coopmat2 = caps.coopmat_f16_16x16x16 && coopmat2.cooperativeMatrixWorkgroupScope &&
+                  coopmat2.cooperativeMatrixTensorAddressing;
 #endif
   return caps;
 }

@@ -61,6 +61,10 @@ struct Capabilities {
   // shaderBFloat16CooperativeMatrix; only where the headers the package was
   // built with declare that extension).
   bool coopmat_bf16_16x16x16 = false;
+  // VK_NV_cooperative_matrix2's workgroup-scope matrices loaded and stored
+  // through tensor layouts (gemm_coop2.comp), beside coopmat_f16_16x16x16;
+  // only where the headers the package was built with declare it.
+  bool coopmat2 = false;
 
   // Empty when the device can run torchvulkan, else why not.
   std::string unsupported_reason() const;

@@ -55,6 +55,16 @@ Device::Device(int index, VkPhysicalDevice physical, Capabilities caps)
     features.pNext = &bf16;
   }
 #endif
+#ifdef VK_NV_cooperative_matrix2
+  VkPhysicalDeviceCooperativeMatrix2FeaturesNV coopmat2{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_2_FEATURES_NV};
+  coopmat2.cooperativeMatrixWorkgroupScope = VK_TRUE;
+  coopmat2.cooperativeMatrixTensorAddressing = VK_TRUE;
+  if (caps_.coopmat2) {
+    coopmat2.pNext = features.pNext;
+    features.pNext = &coopmat2;
+  }
+#endif
   VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR executable{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR,
       features.pNext};
@@ -67,6 +77,7 @@ Device::Device(int index, VkPhysicalDevice physical, Capabilities caps)
   if (caps_.memory_budget) extensions.push_back("VK_EXT_memory_budget");
   if (caps_.coopmat_f16_16x16x16) extensions.push_back("VK_KHR_cooperative_matrix");
   if (caps_.coopmat_bf16_16x16x16) extensions.push_back("VK_KHR_shader_bfloat16");
+  if (caps_.coopmat2) extensions.push_back("VK_NV_cooperative_matrix2");
   if (caps_.pipeline_statistics) extensions.push_back("VK_KHR_pipeline_executable_properties");
 
   float priority = 1.0f;

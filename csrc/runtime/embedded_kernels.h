@@ -15,6 +15,7 @@ enum : uint32_t {
   float64 = 1u << 2,
   coopmat = 1u << 3,       // Capabilities::coopmat_f16_16x16x16
   coopmat_bf16 = 1u << 4,  // Capabilities::coopmat_bf16_16x16x16
+  coopmat2 = 1u << 5,      // Capabilities::coopmat2
 };
 }
 

@@ -50,6 +50,7 @@ Pipelines::Pipelines(VkDevice device, const Capabilities& caps) : device_(device
   if (caps.float64) features_ |= Feature::float64;
   if (caps.coopmat_f16_16x16x16) features_ |= Feature::coopmat;
   if (caps.coopmat_bf16_16x16x16) features_ |= Feature::coopmat_bf16;
+  if (caps.coopmat2) features_ |= Feature::coopmat2;
   capture_statistics_ = caps.pipeline_statistics;
   workgroup_size_ = std::min({256u, caps.max_workgroup_invocations, caps.max_workgroup_size[0]});
 
@@ -97,6 +98,7 @@ const EmbeddedKernel& Pipelines::find_usable(std::string_view name) const {
                 ((missing & Feature::float64)        ? "shaderFloat64"
                  : (missing & Feature::coopmat)      ? "16x16x16 float16 cooperative matrices"
                  : (missing & Feature::coopmat_bf16) ? "16x16x16 bfloat16 cooperative matrices"
+                 : (missing & Feature::coopmat2)     ? "VK_NV_cooperative_matrix2"
                                                      : "8/16-bit storage") +
                 ")");
   }

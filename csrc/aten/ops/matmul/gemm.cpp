@@ -25,16 +25,18 @@ namespace {
 // Tile configurations (variants.toml): output tile and step along K.
 // gemm_tiled.comp (the portable tier): t64 and t128 (its float32 step; 8-byte
 // types take half). gemm_coop.comp (float16 and bfloat16 on tensor cores):
-// s128 and s256 (128x256), compiled per operand layout.
+// s128 and s256 (128x256), compiled per operand layout; gemm_coop2.comp the
+// same on NVIDIA's workgroup-scope matrices: c128 and c256.
 struct Tile {
   const char* name;
   bool coop;
   int64_t m, n, k;
+  const char* kernel;
 };
-constexpr Tile kTiles[] = {{"t64", false, 64, 64, 16},
-                           {"t128", false, 128, 128, 8},
-                           {"s128", true, 128, 128, 32},
-                           {"s256", true, 128, 256, 32}};
+constexpr Tile kTiles[] = {
+    {"t64", false, 64, 64, 16, "gemm_tiled"},   {"t128", false, 128, 128, 8, "gemm_tiled"},
+    {"s128", true, 128, 128, 32, "gemm_coop"},  {"s256", true, 128, 256, 32, "gemm_coop"},
+    {"c128", true, 128, 128, 32, "gemm_coop2"}, {"c256", true, 128, 256, 32, "gemm_coop2"}};
 constexpr const Tile &kT64 = kTiles[0], &kT128 = kTiles[1], &kS128 = kTiles[2], &kS256 = kTiles[3];
 // The larger tiles of a tier are used once the output has this many of
 // them and K is at least the tier's minimum below (H200, float16 8192^3: s256
@@ -48,6 +50,12 @@ constexpr const Tile &kT64 = kTiles[0], &kT128 = kTiles[1], &kS128 = kTiles[2], 
 // 8192^3 34.3 against 28.7, g @ W with K = 65536 through split-K 26.8
 // against 24.9) and lost below (K = 784: 21.9 against 24.0, K = 128: 11.6
 // against 16.3, the bmm's K = 64: 7.5 against 11.2).
+//
+// gemm_coop2.comp's c128/c256 are taken only when forced: on the H200
+// (float16, gemm_tiles.py) c256 ran 144 / 155 TFLOP/s at 4096^3 / 8192^3
+// against s256's 190 / 208 (c128: 103 / 105) with 220-242 registers and
+// no spills, and won only g @ W of the MNIST benchmark at h = 65536
+// (split-K, K = 65536: 72 against s128's 58-67), too little to pick it by.
 constexpr int64_t kLargeTilesMin = 256;
 constexpr int64_t kWideTilesMinK = 256;
 constexpr int64_t kT128MinK = 1024;
@@ -69,10 +77,12 @@ int64_t tile_count(const Tile& tile, int64_t batches, int64_t M, int64_t N) {
   return batches * ((M + tile.m - 1) / tile.m) * ((N + tile.n - 1) / tile.n);
 }
 
-// The configuration for a product on one tier.
-const Tile& pick_tile(bool coop, int64_t batches, int64_t M, int64_t N, int64_t K) {
+// The configuration for a product on one tier; `coop2` when the product can
+// take gemm_coop2.comp's forced configuration.
+const Tile& pick_tile(bool coop, bool coop2, int64_t batches, int64_t M, int64_t N, int64_t K) {
   const Tile* forced = forced_tile();
-  if (forced && forced->coop == coop) return *forced;
+  if (forced && forced->coop == coop && (coop2 || std::string_view(forced->kernel) != "gemm_coop2"))
+    return *forced;
   const Tile &small = coop ? kS128 : kT64, &large = coop ? kS256 : kT128;
   return N > small.n && tile_count(large, batches, M, N) >= kLargeTilesMin &&
                  K >= (coop ? kWideTilesMinK : kT128MinK)
@@ -212,12 +222,26 @@ void launch_gemm(const at::Tensor& a, const at::Tensor& b, const at::Tensor& out
     dev.stream().dispatch(kernel, &args, sizeof(args), meta.data(),
                           static_cast<uint32_t>(meta.size() * 8), invocations, touched);
   };
-  auto sa = strides3(a), sb = strides3(b);
-  const Tile& tile = pick_tile(use_coop, batches, M, N, K);
-  std::string name = use_coop ? std::string("gemm_coop.") + tile.name + "_" +
-                                    (k_major(sa[1], sa[2]) ? "n" : "t") +
-                                    (k_major(sb[2], sb[1]) ? "t" : "n")
-                              : std::string("gemm_tiled.") + tile.name;
+  auto sa = strides3(a), sb = strides3(b), sc = strides3(out);
+  auto aligned = [](const at::Tensor& t) {
+    return reinterpret_cast<uintptr_t>(t.const_data_ptr()) % 16 == 0;
+  };
+  // gemm_coop2.comp, where forced, reads both operands as rows of
+  // 8-element-aligned vectors, writes rows of out, applies alpha alone, and
+  // indexes in 32 bits.
+  const Tile* forced = forced_tile();
+  bool coop2 = use_coop && forced && std::string_view(forced->kernel) == "gemm_coop2" &&
+               dev.pipelines().available(std::string("gemm_coop2.c128_nn.") + dtype_name(inputs)) &&
+               vector_loadable(a, sa[0], M, K, sa[1], sa[2], 8) &&
+               vector_loadable(b, sb[0], N, K, sb[2], sb[1], 8) && sc[2] == 1 && sc[1] % 8 == 0 &&
+               sc[0] % 8 == 0 && aligned(out) && epilogue == Epilogue::none &&
+               (!bias.defined() || beta.toDouble() == 0) &&
+               std::max({M, N, K, sa[1], sa[2], sb[1], sb[2], sc[1]}) < (int64_t{1} << 31);
+  const Tile& tile = pick_tile(use_coop, coop2, batches, M, N, K);
+  std::string name = std::string(tile.kernel) + "." + tile.name;
+  if (use_coop)
+    name += std::string("_") + (k_major(sa[1], sa[2]) ? "n" : "t") +
+            (k_major(sb[2], sb[1]) ? "t" : "n");
   const rt::Kernel& kernel = dev.pipelines().get(name + "." + dtype_name(inputs));
   // Split-K when the output has too few tiles to fill the GPU (the MNIST
   // benchmark's g @ W: 7 tiles, K up to 393216): ~256 workgroups in all,
@@ -240,10 +264,6 @@ void launch_gemm(const at::Tensor& a, const at::Tensor& b, const at::Tensor& out
   bool sums_are_out = through_workspace && splits == 1 && type == c10::kFloat &&
                       out.is_contiguous() && alpha.equal(1) &&
                       (!bias.defined() || beta.toDouble() == 0) && epilogue == Epilogue::none;
-  auto sc = strides3(out);
-  auto aligned = [](const at::Tensor& t) {
-    return reinterpret_cast<uintptr_t>(t.const_data_ptr()) % 16 == 0;
-  };
   bool bias_row =
       !bias.defined() || beta.toDouble() == 0 ||
       (bias_strides[1] == 0 && bias_strides[2] == 1 && bias_strides[0] % 8 == 0 && aligned(bias));

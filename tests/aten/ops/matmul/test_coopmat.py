@@ -1,4 +1,5 @@
-"""The tensor-core tier (shaders/matmul/gemm_coop.comp) against the CPU.
+"""The tensor-core tier (shaders/matmul/gemm_coop.comp, and gemm_coop2.comp's
+configurations forced in a child process) against the CPU.
 
 It runs only where the build has the kernel and the device reports 16x16x16
 cooperative matrices of the dtype (an NVIDIA GPU with a recent glslc; not
@@ -8,6 +9,10 @@ product of the same values: every load path (16-byte vectors and element by
 element), operand orientations, tile edges, batches, bias, alpha/beta and the
 fused activations.
 """
+
+import os
+import subprocess
+import sys
 
 import pytest
 import torch
@@ -122,3 +127,38 @@ def test_linear_gradients(dtype, no_fallback):
     got = torch.autograd.grad(lin_v(x.to("vulkan")), [lin_v.weight, lin_v.bias], grad.to("vulkan"))
     for g, e in zip(got, expected):
         _check(g, e, 24)
+
+
+def _kernels_of(fn):
+    torchvulkan._C.profile_kernels(True, 0)
+    try:
+        fn()
+        torch.vulkan.synchronize()
+    finally:
+        torchvulkan._C.profile_kernels(False, 0)
+    return [name for name, _ in torchvulkan._C.kernel_times(0)]
+
+
+def test_aligned_product_takes_the_configured_kernel(dtype, no_fallback):
+    # The tier's own choice, or under TORCHVULKAN_GEMM_TILE=c128/c256
+    # (test_coop2_tiles) NVIDIA's workgroup-scope kernel for a product it
+    # takes: operands in rows of 8-element-aligned vectors, nothing but alpha.
+    a, b = torch.randn(256, 64).to(dtype).to("vulkan"), torch.randn(64, 384).to(dtype).to("vulkan")
+    tile = os.environ.get("TORCHVULKAN_GEMM_TILE", "s128")
+    kernel = {"s": "gemm_coop", "c": "gemm_coop2"}[tile[0]]
+    assert _kernels_of(lambda: a @ b) == [f"{kernel}.{tile}_nn.{_SHORT[dtype]}"]
+
+
+@pytest.mark.parametrize("tile", ["c128", "c256"])
+def test_coop2_tiles(tile):
+    # gemm_coop2.comp (VK_NV_cooperative_matrix2) is never picked by itself
+    # (slower than gemm_coop.comp on the H200, gemm.cpp); every check above
+    # with its configuration forced in a child process (the choice is read
+    # once per process). Products it does not take stay on gemm_coop.comp.
+    if not (_has_tier(torch.float16) and f"gemm_coop2.{tile}_nn.f16" in torchvulkan._C.kernel_names()
+            and torchvulkan.get_device_properties(0).cooperative_matrix2):
+        pytest.skip("no VK_NV_cooperative_matrix2 kernels on this build/device")
+    env = dict(os.environ, TORCHVULKAN_GEMM_TILE=tile, TORCHVULKAN_STRICT="1")
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", __file__,
+                           "-k", "not test_coop2_tiles"], env=env, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stdout[-3000:]
