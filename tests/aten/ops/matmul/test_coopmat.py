@@ -155,9 +155,13 @@ def test_coop2_tiles(tile):
     # (slower than gemm_coop.comp on the H200, gemm.cpp); every check above
     # with its configuration forced in a child process (the choice is read
     # once per process). Products it does not take stay on gemm_coop.comp.
-    if not (_has_tier(torch.float16) and f"gemm_coop2.{tile}_nn.f16" in torchvulkan._C.kernel_names()
-            and torchvulkan.get_device_properties(0).cooperative_matrix2):
-        pytest.skip("no VK_NV_cooperative_matrix2 kernels on this build/device")
+    name = f"gemm_coop2.{tile}_nn.f16"
+    if not (_has_tier(torch.float16) and name in torchvulkan._C.kernel_names()):
+        pytest.skip("no VK_NV_cooperative_matrix2 kernels in this build")
+    try:
+        torchvulkan._C.pipeline_statistics(name, 0)  # makes the pipeline, or says why it cannot
+    except RuntimeError as error:
+        pytest.skip(str(error))
     env = dict(os.environ, TORCHVULKAN_GEMM_TILE=tile, TORCHVULKAN_STRICT="1")
     proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", __file__,
                            "-k", "not test_coop2_tiles"], env=env, capture_output=True, text=True)
