@@ -2,10 +2,12 @@
 
 Each configuration runs in its own process with TORCHVULKAN_GEMM_TILE set
 (csrc/aten/ops/matmul/gemm.cpp lists them; a configuration applies to the
-products of its tier: t64/t128 to the portable tier, s128/s256 to float16
-and bfloat16 on tensor cores), cuda in another process without torchvulkan.
-Each case warms the GPU up for two seconds (timing.warm_up: an idle H200
-runs at 345 MHz), then reports TFLOP/s by GPU timing events, median of 5 runs of 5, repeated until two agree (timing.timeit).
+products of its tier: t64/t128 to the portable tier, s128/s256 and
+VK_NV_cooperative_matrix2's c128/c256 to float16 and bfloat16 on tensor
+cores), cuda in another process without torchvulkan. Each case warms the
+GPU up for two seconds (timing.warm_up: an idle H200 runs at 345 MHz),
+then reports TFLOP/s by GPU timing events, median of 5 runs of 5, repeated
+until two agree (timing.timeit).
 The driver's register count per kernel comes from pipeline statistics.
 
     python benchmark/gemm_tiles.py [--tiles s128,s256] [--dtype float16] [--quick] [--json out.json]

@@ -201,7 +201,9 @@ Capabilities query_capabilities(VkPhysicalDevice device) {
                                bf16.shaderBFloat16Type && bf16.shaderBFloat16CooperativeMatrix;
 #endif
 #ifdef VK_NV_cooperative_matrix2
-  caps.coopmat2 = caps.coopmat_f16_16x16x16 && coopmat2.cooperativeMatrixWorkgroupScope &&
+  // Its kernels are SPIR-V 1.6, which needs Vulkan 1.3.
+  caps.coopmat2 = caps.coopmat_f16_16x16x16 && caps.api_version >= VK_API_VERSION_1_3 &&
+                  coopmat2.cooperativeMatrixWorkgroupScope &&
                   coopmat2.cooperativeMatrixTensorAddressing;
 #endif
   return caps;
