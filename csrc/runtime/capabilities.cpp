@@ -126,25 +126,16 @@ Capabilities query_capabilities(VkPhysicalDevice device) {
   void* optional = nullptr;
   VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR executable{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR};
-  if (has("VK_KHR_pipeline_executable_properties")) {
-    executable.pNext = optional;
-    optional = &executable;
-  }
+  if (has("VK_KHR_pipeline_executable_properties")) chain_front(optional, executable);
 #ifdef VK_KHR_shader_bfloat16
   VkPhysicalDeviceShaderBfloat16FeaturesKHR bf16{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_BFLOAT16_FEATURES_KHR};
-  if (caps.bfloat16) {
-    bf16.pNext = optional;
-    optional = &bf16;
-  }
+  if (caps.bfloat16) chain_front(optional, bf16);
 #endif
 #ifdef VK_NV_cooperative_matrix2
   VkPhysicalDeviceCooperativeMatrix2FeaturesNV coopmat2{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_2_FEATURES_NV};
-  if (caps.cooperative_matrix2) {
-    coopmat2.pNext = optional;
-    optional = &coopmat2;
-  }
+  if (caps.cooperative_matrix2) chain_front(optional, coopmat2);
 #endif
   VkPhysicalDeviceVulkan12Features f12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
                                        optional};

@@ -72,4 +72,12 @@ struct Capabilities {
 
 Capabilities query_capabilities(VkPhysicalDevice device);
 
+// Puts a Vulkan feature struct at the front of the pNext chain starting at
+// `head` (the optional structs that querying and enabling features take).
+template <class Struct>
+void chain_front(void*& head, Struct& s) {
+  s.pNext = head;
+  head = &s;
+}
+
 }  // namespace torchvulkan::rt

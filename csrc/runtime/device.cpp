@@ -40,36 +40,26 @@ Device::Device(int index, VkPhysicalDevice physical, Capabilities caps)
   VkPhysicalDeviceCooperativeMatrixFeaturesKHR coopmat{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_KHR};
   coopmat.cooperativeMatrix = VK_TRUE;
-  if (caps_.coopmat_f16_16x16x16) {
-    coopmat.pNext = features.pNext;
-    features.pNext = &coopmat;
-  }
+  if (caps_.coopmat_f16_16x16x16) chain_front(features.pNext, coopmat);
 #endif
 #ifdef VK_KHR_shader_bfloat16
   VkPhysicalDeviceShaderBfloat16FeaturesKHR bf16{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_BFLOAT16_FEATURES_KHR};
   bf16.shaderBFloat16Type = VK_TRUE;
   bf16.shaderBFloat16CooperativeMatrix = VK_TRUE;
-  if (caps_.coopmat_bf16_16x16x16) {
-    bf16.pNext = features.pNext;
-    features.pNext = &bf16;
-  }
+  if (caps_.coopmat_bf16_16x16x16) chain_front(features.pNext, bf16);
 #endif
 #ifdef VK_NV_cooperative_matrix2
   VkPhysicalDeviceCooperativeMatrix2FeaturesNV coopmat2{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_2_FEATURES_NV};
   coopmat2.cooperativeMatrixWorkgroupScope = VK_TRUE;
   coopmat2.cooperativeMatrixTensorAddressing = VK_TRUE;
-  if (caps_.coopmat2) {
-    coopmat2.pNext = features.pNext;
-    features.pNext = &coopmat2;
-  }
+  if (caps_.coopmat2) chain_front(features.pNext, coopmat2);
 #endif
   VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR executable{
-      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR,
-      features.pNext};
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR};
   executable.pipelineExecutableInfo = VK_TRUE;
-  if (caps_.pipeline_statistics) features.pNext = &executable;
+  if (caps_.pipeline_statistics) chain_front(features.pNext, executable);
 
   std::vector<const char*> extensions;
   // MoltenVK and other non-conformant drivers require this one to be enabled.
