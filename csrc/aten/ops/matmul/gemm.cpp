@@ -226,16 +226,20 @@ void launch_gemm(const at::Tensor& a, const at::Tensor& b, const at::Tensor& out
   auto aligned = [](const at::Tensor& t) {
     return reinterpret_cast<uintptr_t>(t.const_data_ptr()) % 16 == 0;
   };
-  // gemm_coop2.comp, where forced, reads both operands as rows of
-  // 8-element-aligned vectors, writes rows of out, applies alpha alone, and
-  // indexes in 32 bits.
+  // Whether each operand can be read in aligned chunks (gemm_coop*.comp: 8
+  // elements, 16 bytes; gemm_tiled.comp: 4), out written in rows of 16-byte
+  // vectors, and the bias left out (beta == 0 ignores it, NaN included).
+  int64_t chunk_elements = use_coop ? 8 : 4;
+  bool a_vectors = vector_loadable(a, sa[0], M, K, sa[1], sa[2], chunk_elements);
+  bool b_vectors = vector_loadable(b, sb[0], N, K, sb[2], sb[1], chunk_elements);
+  bool out_rows = sc[2] == 1 && sc[1] % 8 == 0 && sc[0] % 8 == 0 && aligned(out);
+  bool no_bias = !bias.defined() || beta.toDouble() == 0;
+  // gemm_coop2.comp, where forced, reads both operands as vectors, writes
+  // rows of out, applies alpha alone, and indexes in 32 bits.
   const Tile* forced = forced_tile();
   bool coop2 = use_coop && forced && std::string_view(forced->kernel) == "gemm_coop2" &&
                dev.pipelines().available(std::string("gemm_coop2.c128_nn.") + dtype_name(inputs)) &&
-               vector_loadable(a, sa[0], M, K, sa[1], sa[2], 8) &&
-               vector_loadable(b, sb[0], N, K, sb[2], sb[1], 8) && sc[2] == 1 && sc[1] % 8 == 0 &&
-               sc[0] % 8 == 0 && aligned(out) && epilogue == Epilogue::none &&
-               (!bias.defined() || beta.toDouble() == 0) &&
+               a_vectors && b_vectors && out_rows && epilogue == Epilogue::none && no_bias &&
                std::max({M, N, K, sa[1], sa[2], sb[1], sb[2], sc[1]}) < (int64_t{1} << 31);
   const Tile& tile = pick_tile(use_coop, coop2, batches, M, N, K);
   std::string name = std::string(tile.kernel) + "." + tile.name;
@@ -262,21 +266,17 @@ void launch_gemm(const at::Tensor& a, const at::Tensor& b, const at::Tensor& out
   // workspace's), without the reduction pass (4096^3 on the H200: 314 us,
   // 23% of "medium"'s time).
   bool sums_are_out = through_workspace && splits == 1 && type == c10::kFloat &&
-                      out.is_contiguous() && alpha.equal(1) &&
-                      (!bias.defined() || beta.toDouble() == 0) && epilogue == Epilogue::none;
-  bool bias_row =
-      !bias.defined() || beta.toDouble() == 0 ||
-      (bias_strides[1] == 0 && bias_strides[2] == 1 && bias_strides[0] % 8 == 0 && aligned(bias));
-  bool vector_store = !through_workspace && epilogue == Epilogue::none && sc[2] == 1 &&
-                      N % 8 == 0 && sc[1] % 8 == 0 && sc[0] % 8 == 0 && aligned(out) && bias_row;
+                      out.is_contiguous() && alpha.equal(1) && no_bias &&
+                      epilogue == Epilogue::none;
+  bool bias_row = no_bias || (bias_strides[1] == 0 && bias_strides[2] == 1 &&
+                              bias_strides[0] % 8 == 0 && aligned(bias));
+  bool vector_store =
+      !through_workspace && epilogue == Epilogue::none && out_rows && N % 8 == 0 && bias_row;
   // The kernels' flags: vector loads of A and B, vector stores (gemm_coop.comp
   // only), and the orientation each operand is staged in (gemm_tiled.comp;
   // gemm_coop.comp's variant fixes it).
-  int64_t chunk_elements = use_coop ? 8 : 4;
-  meta.push_back((vector_loadable(a, sa[0], M, K, sa[1], sa[2], chunk_elements) ? 1 : 0) |
-                 (vector_loadable(b, sb[0], N, K, sb[2], sb[1], chunk_elements) ? 2 : 0) |
-                 (vector_store ? 4 : 0) | (k_major(sa[1], sa[2]) ? 8 : 0) |
-                 (k_major(sb[2], sb[1]) ? 16 : 0));
+  meta.push_back((a_vectors ? 1 : 0) | (b_vectors ? 2 : 0) | (vector_store ? 4 : 0) |
+                 (k_major(sa[1], sa[2]) ? 8 : 0) | (k_major(sb[2], sb[1]) ? 16 : 0));
   at::Tensor workspace;
   if (sums_are_out)
     workspace = out;
