@@ -25,8 +25,14 @@ def warm_up(fn, device, calls=1, seconds=2.0):
     beside kernel_times.py, whose quarter second of warm-up with a
     synchronization per call timed its cases at 345 MHz, 4-5x slow). Two
     seconds cover the rise after any idle time between cases (making the
-    next case's operands, compiling its pipelines)."""
-    until, done = time.perf_counter() + seconds, 0
+    next case's operands). The seconds count from the end of a first call:
+    that call may compile pipelines for seconds with the GPU idle (seventh
+    session: in the first process after a build, whose pipelines were not
+    in the cache yet, exactly the cases that were first to use a pipeline
+    read 4-5x slow, those reusing one read as in later processes)."""
+    fn()
+    sync(device)
+    until, done = time.perf_counter() + seconds, 1
     synced = time.perf_counter()
     while done < calls or time.perf_counter() < until:
         fn()
