@@ -108,8 +108,13 @@ def main():
         proc = subprocess.run(command, env=env, capture_output=True, text=True)
         lines = [line for line in proc.stdout.splitlines() if line.startswith("RESULT ")]
         results[run] = json.loads(lines[0][7:]) if lines else {"error": proc.stderr[-400:]}
-        if not lines:
-            print(f"{run}: failed\n{proc.stderr[-400:]}")
+        # Each configuration's figures as soon as it ends, so that a run cut
+        # short by a time limit still reports the ones that finished.
+        if lines:
+            print(f"{run}: " + ", ".join(f"{name} {results[run][name]:.3g}" for name, *_ in cases
+                                         if isinstance(results[run].get(name), float)), flush=True)
+        else:
+            print(f"{run}: failed\n{proc.stderr[-400:]}", flush=True)
     print(f"{args.dtype} TFLOP/s\n{'case':24s}" + "".join(f"{r:>9s}" for r in runs))
     for name, *_ in cases:
         cells = [results[r].get(name) for r in runs]
