@@ -10,7 +10,10 @@ then reports TFLOP/s by GPU timing events, median of 5 runs of 5, repeated
 until two agree (timing.timeit).
 The driver's register count per kernel comes from pipeline statistics.
 
-    python benchmark/gemm_tiles.py [--tiles s128,s256] [--dtype float16] [--quick] [--json out.json]
+    python benchmark/gemm_tiles.py [--tiles s128,s256] [--dtype float16] [--quick] [--match "bmm,g^T@x"] [--json out.json]
+
+--match keeps the cases whose names contain one of its comma-separated
+parts.
 """
 
 import argparse
@@ -30,6 +33,11 @@ CASES = [
     ("mnist h=65536 g@W", (128, 65536, 784), False, False, 1),
     ("mnist h=393216 g^T@x", (393216, 128, 784), True, False, 1),
     ("bmm 32x1024x64x1024", (1024, 64, 1024), False, False, 32),
+    # K = 32-1024 at a fixed output: a tile's fixed cost against its cost per
+    # step of K (docs/measurements.md, seventh session).
+    ("bmm 32x1024x32x1024", (1024, 32, 1024), False, False, 32),
+    ("bmm 32x1024x256x1024", (1024, 256, 1024), False, False, 32),
+    ("bmm 32x1024x1024x1024", (1024, 1024, 1024), False, False, 32),
 ]
 
 
@@ -86,10 +94,13 @@ def main():
     parser.add_argument("--tiles", default="s128,s256")
     parser.add_argument("--dtype", default="float16")
     parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--match", help="comma-separated parts of case names to keep")
     parser.add_argument("--json")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args()
     cases = QUICK if args.quick else CASES
+    if args.match:
+        cases = [case for case in cases if any(part in case[0] for part in args.match.split(","))]
     if args.child:
         figures = measure("cuda" if args.child == "cuda" else "vulkan", args.dtype, cases)
         if args.child != "cuda":
@@ -104,7 +115,8 @@ def main():
         env = dict(os.environ)
         if run != "cuda":
             env["TORCHVULKAN_GEMM_TILE"] = run
-        command = [sys.executable, __file__, "--child", run, "--dtype", args.dtype] + (["--quick"] if args.quick else [])
+        command = [sys.executable, __file__, "--child", run, "--dtype", args.dtype] + (["--quick"] if args.quick else []) + (
+            ["--match", args.match] if args.match else [])
         proc = subprocess.run(command, env=env, capture_output=True, text=True)
         lines = [line for line in proc.stdout.splitlines() if line.startswith("RESULT ")]
         results[run] = json.loads(lines[0][7:]) if lines else {"error": proc.stderr[-400:]}
