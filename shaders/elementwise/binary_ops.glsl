@@ -2,6 +2,7 @@
 // parameters (alpha, a lerp weight) arrive as X_SCALAR(k). Integer divisors
 // were checked on the host: the shader never sees b == 0 for an integer op.
 #include "elementwise/pointwise_math.glsl"
+#include "elementwise/rounding.glsl"
 
 #if defined(OP_add)
 X_T op(X_T a, X_T b) { return a + X_SCALAR(0) * b; }
@@ -20,7 +21,7 @@ X_T op(X_T a, X_T b) {
 #elif defined(X_DT_F16)
   q = unpackHalf2x16(f32_to_f16_bits(q)).x;
 #endif
-  return trunc(q);
+  return trunc_x(q);
 }
 #elif defined(OP_div_trunc)
 X_T op(X_T a, X_T b) { return div_trunc_x(a, b); }

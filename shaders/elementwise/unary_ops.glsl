@@ -1,5 +1,6 @@
 // The op of a unary variant (OP_<name>), on X's compute type. The m_<name>
 // functions are in common/math.glsl (float) and common/math64.glsl (double).
+#include "elementwise/rounding.glsl"
 
 // Odd functions that leave zero at zero give a zero argument back as it is:
 // -0.0 must stay -0.0, as IEEE and the CPU keep it, but range reductions
@@ -82,15 +83,15 @@ X_T op(X_T x) { return floor(x); }
 #elif defined(OP_ceil)
 X_T op(X_T x) { return ceil(x); }
 #elif defined(OP_trunc)
-X_T op(X_T x) { return trunc(x); }
+X_T op(X_T x) { return trunc_x(x); }
 #elif defined(OP_round)  // half to even, as std::nearbyint
-X_T op(X_T x) { return roundEven(x); }
+X_T op(X_T x) { return round_even_x(x); }
 #elif defined(OP_round_decimals)  // scalars: 10^|decimals| and whether decimals < 0
 X_T op(X_T x) {
-  return X_SCALAR(1) != X_T(0) ? roundEven(x / X_SCALAR(0)) * X_SCALAR(0) : roundEven(x * X_SCALAR(0)) / X_SCALAR(0);
+  return X_SCALAR(1) != X_T(0) ? round_even_x(x / X_SCALAR(0)) * X_SCALAR(0) : round_even_x(x * X_SCALAR(0)) / X_SCALAR(0);
 }
 #elif defined(OP_frac)
-X_T op(X_T x) { return x - trunc(x); }
+X_T op(X_T x) { return x - trunc_x(x); }
 #elif defined(OP_nan_to_num)  // scalars: the replacements for NaN, +inf, -inf
 X_T op(X_T x) { return isnan(x) ? X_SCALAR(0) : (isinf(x) ? (x > X_T(0) ? X_SCALAR(1) : X_SCALAR(2)) : x); }
 #else
