@@ -10,7 +10,8 @@ then reports TFLOP/s by GPU timing events, median of 5 runs of 5, repeated
 until two agree (timing.timeit).
 The driver's register count per kernel comes from pipeline statistics.
 
-    python benchmark/gemm_tiles.py [--tiles s128,s256] [--dtype float16] [--quick] [--match "bmm,g^T@x"] [--json out.json]
+    python benchmark/gemm_tiles.py [--tiles s128,s256] [--dtype float16] [--quick]
+                                   [--match "bmm,g^T@x"] [--json out.json]
 
 --match keeps the cases whose names contain one of its comma-separated
 parts.
@@ -115,8 +116,8 @@ def main():
         env = dict(os.environ)
         if run != "cuda":
             env["TORCHVULKAN_GEMM_TILE"] = run
-        command = [sys.executable, __file__, "--child", run, "--dtype", args.dtype] + (["--quick"] if args.quick else []) + (
-            ["--match", args.match] if args.match else [])
+        command = [sys.executable, __file__, "--child", run, "--dtype", args.dtype]
+        command += (["--quick"] if args.quick else []) + (["--match", args.match] if args.match else [])
         proc = subprocess.run(command, env=env, capture_output=True, text=True)
         lines = [line for line in proc.stdout.splitlines() if line.startswith("RESULT ")]
         results[run] = json.loads(lines[0][7:]) if lines else {"error": proc.stderr[-400:]}
