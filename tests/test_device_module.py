@@ -148,6 +148,14 @@ def test_amp_supported_dtypes():
     assert torch.float16 in dtypes and torch.bfloat16 in dtypes
 
 
+def test_bf16_supported_like_cuda():
+    assert torch.vulkan.is_bf16_supported()
+    native = torch.vulkan.is_bf16_supported(including_emulation=False)
+    assert native == torch.vulkan.get_device_properties().bfloat16
+    x = torch.tensor([1.5, -2.25], dtype=torch.bfloat16, device="vulkan")
+    assert (x * 2).cpu().tolist() == [3.0, -4.5]
+
+
 def test_device_properties():
     p = torch.vulkan.get_device_properties()
     assert p == torch.vulkan.get_device_properties(0) == torch.vulkan.get_device_properties("vulkan:0")

@@ -111,3 +111,11 @@ def get_device_properties(device: _DeviceLike = None) -> VulkanDeviceProperties:
 
 def get_device_name(device: _DeviceLike = None) -> str:
     return get_device_properties(device).name
+
+
+def is_bf16_supported(including_emulation: bool = True) -> bool:
+    """Like ``torch.cuda.is_bf16_supported``: bfloat16 tensors work on every
+    vulkan device (stored as 16 bits, computed in float32 where the device has
+    no bfloat16 arithmetic); ``including_emulation=False`` asks whether the
+    device has bfloat16 arithmetic itself (VK_KHR_shader_bfloat16)."""
+    return including_emulation or get_device_properties().bfloat16

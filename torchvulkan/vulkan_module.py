@@ -11,6 +11,7 @@ from .device import (  # noqa: F401
     get_device_name,
     get_device_properties,
     is_available,
+    is_bf16_supported,
     is_initialized,
     set_device,
     synchronize,
