@@ -1,7 +1,7 @@
 // The boxed CPU fallback for ops without a Vulkan kernel. It is visible: one
 // warning per op, a per-op call count, an error under TORCHVULKAN_STRICT=1,
 // and an error (never a silent copy) for ops that return views. The
-// convolutions take the same path by hand (see below).
+// transposed convolutions take the same path by hand (fallback.h).
 #include "aten/fallback.h"
 
 #include <ATen/CPUGeneratorImpl.h>
@@ -94,26 +94,37 @@ void fallback(const c10::OperatorHandle& op, torch::jit::Stack* stack) {
   at::native::cpu_fallback(op, stack, /*error_on_views=*/true);
 }
 
-// PyTorch hands a backend's convolutions to convolution_overrideable and
-// convolution_backward_overrideable, whose default kernels throw
-// NotImplementedError before the boxed fallback is reached, and calling those
-// ops on CPU tensors throws too. So these run the CPU's own convolution on
-// copies, announced like any fallback.
+}  // namespace
+
+std::map<std::string, int64_t> fallback_counts() {
+  std::lock_guard<std::mutex> lock(mutex);
+  return counts;
+}
+
+void reset_fallback_counts() {
+  std::lock_guard<std::mutex> lock(mutex);
+  counts.clear();
+}
+
+namespace {
+
 std::optional<at::Tensor> on_cpu(const std::optional<at::Tensor>& t) {
   return t && t->defined() ? std::optional<at::Tensor>(t->cpu()) : std::nullopt;
 }
 
-at::Tensor convolution(const at::Tensor& input, const at::Tensor& weight,
-                       const std::optional<at::Tensor>& bias, at::IntArrayRef stride,
-                       at::IntArrayRef padding, at::IntArrayRef dilation, bool transposed,
-                       at::IntArrayRef output_padding, int64_t groups) {
+}  // namespace
+
+at::Tensor convolution_on_cpu(const at::Tensor& input, const at::Tensor& weight,
+                              const std::optional<at::Tensor>& bias, at::IntArrayRef stride,
+                              at::IntArrayRef padding, at::IntArrayRef dilation, bool transposed,
+                              at::IntArrayRef output_padding, int64_t groups) {
   announce("aten::convolution_overrideable");
   return at::convolution(input.cpu(), weight.cpu(), on_cpu(bias), stride, padding, dilation,
                          transposed, output_padding, groups)
       .to(input.device());
 }
 
-std::tuple<at::Tensor, at::Tensor, at::Tensor> convolution_backward(
+std::tuple<at::Tensor, at::Tensor, at::Tensor> convolution_backward_on_cpu(
     const at::Tensor& grad_output, const at::Tensor& input, const at::Tensor& weight,
     at::IntArrayRef stride, at::IntArrayRef padding, at::IntArrayRef dilation, bool transposed,
     at::IntArrayRef output_padding, int64_t groups, std::array<bool, 3> output_mask) {
@@ -127,25 +138,8 @@ std::tuple<at::Tensor, at::Tensor, at::Tensor> convolution_backward(
   return {back(grad_input), back(grad_weight), back(grad_bias)};
 }
 
-}  // namespace
-
-std::map<std::string, int64_t> fallback_counts() {
-  std::lock_guard<std::mutex> lock(mutex);
-  return counts;
-}
-
-void reset_fallback_counts() {
-  std::lock_guard<std::mutex> lock(mutex);
-  counts.clear();
-}
-
 TORCH_LIBRARY_IMPL(_, PrivateUse1, m) {
   m.fallback(torch::CppFunction::makeFromBoxedFunction<&fallback>());
-}
-
-TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
-  m.impl("convolution_overrideable", convolution);
-  m.impl("convolution_backward_overrideable", convolution_backward);
 }
 
 }  // namespace torchvulkan
