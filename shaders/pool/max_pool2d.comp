@@ -1,0 +1,44 @@
+// max_pool2d_with_indices, one invocation per output element, as the CPU's
+// kernel: the window (dilated, clipped to the input; padding adds no values)
+// keeps its first largest value, a NaN replacing it, and its index counts
+// positions in the input's H x W plane.
+layout(push_constant) uniform Args {
+  uint64_t params;
+} args;
+
+// int64 words: input, values, indices addresses; planes (N * C), C, H, W, out
+// H, out W; strides (elements) n, c, h, w of the input, of the values and of
+// the indices; kernel, stride, padding, dilation (h, w each).
+layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer Params { int64_t v[]; };
+
+void main() {
+  Params p = Params(args.params);
+  int64_t C = p.v[4], H = p.v[5], W = p.v[6], Ho = p.v[7], Wo = p.v[8];
+  int64_t i = int64_t(global_index());
+  if (i >= p.v[3] * Ho * Wo) return;
+  int64_t ow = i % Wo, oh = (i / Wo) % Ho, plane = i / (Wo * Ho), n = plane / C, c = plane % C;
+  int64_t kh = p.v[21], kw = p.v[22], dh = p.v[27], dw = p.v[28];
+  int64_t h0 = oh * p.v[23] - p.v[25], w0 = ow * p.v[24] - p.v[26];
+  int64_t h1 = min(h0 + (kh - 1) * dh + 1, H), w1 = min(w0 + (kw - 1) * dw + 1, W);
+  while (h0 < 0) h0 += dh;
+  while (w0 < 0) w0 += dw;
+  uint64_t plane_at = uint64_t(p.v[0]) + uint64_t(n * p.v[9] + c * p.v[10]) * X_BYTES;
+  X_T best = X_load(plane_at + uint64_t(h0 * p.v[11] + w0 * p.v[12]) * X_BYTES);
+  int64_t best_index = h0 * W + w0;
+  for (int64_t h = h0; h < h1; h += dh) {
+    for (int64_t w = w0; w < w1; w += dw) {
+      X_T v = X_load(plane_at + uint64_t(h * p.v[11] + w * p.v[12]) * X_BYTES);
+#if defined(X_DT_F16) || defined(X_DT_BF16) || defined(X_DT_F32) || defined(X_DT_F64)
+      bool take = v > best || isnan(v);
+#else
+      bool take = v > best;
+#endif
+      if (take) {
+        best = v;
+        best_index = h * W + w;
+      }
+    }
+  }
+  X_store(uint64_t(p.v[1]) + uint64_t(n * p.v[13] + c * p.v[14] + oh * p.v[15] + ow * p.v[16]) * X_BYTES, best);
+  RefI64(uint64_t(p.v[2]) + uint64_t(n * p.v[17] + c * p.v[18] + oh * p.v[19] + ow * p.v[20]) * 8u).v = best_index;
+}

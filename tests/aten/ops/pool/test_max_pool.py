@@ -1,0 +1,67 @@
+"""max_pool1d/max_pool2d on the vulkan device (csrc/aten/ops/pool/max_pool.cpp),
+in strict mode against the CPU: values, indices (ties, NaN) and gradients
+over strides, padding, dilation, ceil_mode, layouts and dtypes."""
+
+import pytest
+import torch
+import torch.nn.functional as F
+
+from tests.opinfo import check_op, parametrize
+
+# input shape, kernel, stride, padding, dilation, ceil_mode
+CASES = [
+    ((2, 3, 8, 8), 2, None, 0, 1, False),
+    ((2, 3, 9, 7), 3, 2, 1, 1, True),
+    ((1, 2, 10, 10), 3, 2, 1, 2, False),
+    ((3, 9, 9), 2, 1, 0, 1, False),  # unbatched
+    ((2, 3, 8, 8), (3, 2), (2, 1), (1, 0), (1, 2), True),
+    ((2, 1, 5, 5), 5, 1, 2, 1, False),  # windows mostly in the padding
+]
+
+
+def compare(x, args, channels_last=False):
+    xv = x.to("vulkan")
+    if channels_last:
+        xv = xv.contiguous(memory_format=torch.channels_last)
+    floating = x.dtype.is_floating_point
+    x = x.clone().requires_grad_(floating)
+    xv = xv.requires_grad_(floating)
+    out, idx = F.max_pool2d(x, *args, return_indices=True)
+    outv, idxv = F.max_pool2d(xv, *args, return_indices=True)
+    assert outv.device.type == "vulkan"
+    assert torch.equal(idxv.cpu(), idx)
+    torch.testing.assert_close(outv.cpu(), out, equal_nan=True, rtol=0, atol=0)
+    if floating:
+        grad = torch.randn(out.shape).to(x.dtype)
+        out.backward(grad)
+        outv.backward(grad.to("vulkan"))
+        torch.testing.assert_close(xv.grad.cpu(), x.grad)
+
+
+@pytest.mark.parametrize("case", CASES, ids=str)
+def test_matches_cpu(case, no_fallback):
+    shape, *args = case
+    torch.manual_seed(0)
+    compare(torch.randn(shape), args)
+
+
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16, torch.float64, torch.int32, torch.uint8], ids=str)
+def test_dtypes(dtype, no_fallback):
+    if dtype == torch.float64 and not torch.vulkan.get_device_properties().float64:
+        pytest.skip("no float64 on this device")
+    torch.manual_seed(0)
+    compare((torch.randn(2, 3, 7, 7) * 50).to(dtype), (3, 2, 1, 1, True))
+
+
+def test_ties_nan_and_layout(no_fallback):
+    # Ties keep the first position, a NaN replaces the maximum (the last NaN
+    # of a window wins), as on the CPU.
+    x = torch.zeros(1, 2, 6, 6)
+    x[0, 1, 1, 1] = x[0, 1, 3, 3] = float("nan")
+    compare(x, (3, 1, 1, 1, False))
+    compare(torch.randn(2, 4, 9, 9), (3, 2, 1, 1, False), channels_last=True)
+
+
+@parametrize(["nn.functional.max_pool1d", "nn.functional.max_pool2d"], variants=["functional"])
+def test_opinfo(op, dtype, variant, no_fallback):
+    check_op(op, dtype, variant)
