@@ -1,0 +1,69 @@
+"""avg_pool1d/avg_pool2d on the vulkan device (csrc/aten/ops/pool/avg_pool.cpp),
+in strict mode against the CPU: values and gradients over strides, padding,
+ceil_mode, count_include_pad, divisor_override, layouts and dtypes."""
+
+import pytest
+import torch
+import torch.nn.functional as F
+
+from tests.opinfo import check_op, parametrize
+
+# input shape, kernel, stride, padding, ceil_mode, count_include_pad, divisor_override
+CASES = [
+    ((2, 3, 8, 8), 2, None, 0, False, True, None),
+    ((2, 3, 9, 7), 3, 2, 1, True, True, None),
+    ((2, 3, 9, 7), 3, 2, 1, True, False, None),
+    ((1, 2, 10, 10), 3, 2, 1, False, True, 5),
+    ((3, 9, 9), 2, 1, 0, False, True, None),  # unbatched
+    ((2, 3, 8, 8), (3, 2), (2, 1), (1, 0), True, False, None),
+]
+
+
+def tolerance(dtype):
+    return {torch.float16: (1e-2, 1e-2), torch.bfloat16: (5e-2, 5e-2)}.get(dtype, (1e-5, 1e-5))
+
+
+def compare(x, args, channels_last=False):
+    xv = x.to("vulkan")
+    if channels_last:
+        xv = xv.contiguous(memory_format=torch.channels_last)
+    floating = x.dtype.is_floating_point
+    x = x.clone().requires_grad_(floating)
+    xv = xv.requires_grad_(floating)
+    out, outv = F.avg_pool2d(x, *args), F.avg_pool2d(xv, *args)
+    assert outv.device.type == "vulkan"
+    rtol, atol = tolerance(x.dtype)
+    torch.testing.assert_close(outv.cpu(), out, rtol=rtol, atol=atol)
+    if floating:
+        grad = torch.randn(out.shape).to(x.dtype)
+        out.backward(grad)
+        outv.backward(grad.to("vulkan"))
+        torch.testing.assert_close(xv.grad.cpu(), x.grad, rtol=rtol, atol=atol)
+
+
+@pytest.mark.parametrize("case", CASES, ids=str)
+def test_matches_cpu(case, no_fallback):
+    shape, *args = case
+    torch.manual_seed(0)
+    compare(torch.randn(shape), args)
+
+
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16, torch.float64, torch.int64], ids=str)
+def test_dtypes(dtype, no_fallback):
+    if dtype == torch.float64 and not torch.vulkan.get_device_properties().float64:
+        pytest.skip("no float64 on this device")
+    torch.manual_seed(0)
+    # Integers sum in int64 and divide with truncation, negative sums too.
+    compare((torch.randn(2, 3, 7, 7) * 50).to(dtype), (3, 2, 1, True, False, None))
+
+
+def test_channels_last_and_other_dtypes_refused(no_fallback):
+    torch.manual_seed(0)
+    compare(torch.randn(2, 4, 9, 9), (3, 2, 1, False, True, None), channels_last=True)
+    with pytest.raises(NotImplementedError, match="not implemented for 'Int'"):
+        F.avg_pool2d(torch.ones(1, 1, 4, 4, dtype=torch.int32, device="vulkan"), 2)
+
+
+@parametrize(["nn.functional.avg_pool1d", "nn.functional.avg_pool2d"], variants=["functional"])
+def test_opinfo(op, dtype, variant, no_fallback):
+    check_op(op, dtype, variant, tolerances={torch.float16: (1e-2, 1e-2), torch.bfloat16: (5e-2, 5e-2)})
