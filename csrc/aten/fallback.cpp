@@ -1,13 +1,10 @@
 // The boxed CPU fallback for ops without a Vulkan kernel. It is visible: one
 // warning per op, a per-op call count, an error under TORCHVULKAN_STRICT=1,
-// and an error (never a silent copy) for ops that return views. The
-// transposed convolutions take the same path by hand (fallback.h).
+// and an error (never a silent copy) for ops that return views.
 #include "aten/fallback.h"
 
 #include <ATen/CPUGeneratorImpl.h>
 #include <ATen/native/CPUFallback.h>
-#include <ATen/ops/convolution.h>
-#include <ATen/ops/convolution_backward.h>
 #include <torch/library.h>
 
 #include <cstdlib>
@@ -30,8 +27,7 @@ bool strict() {
 // A CPU generator whose stream is drawn from the vulkan generator (the given
 // one, or the device's default), so seeding the vulkan device makes CPU
 // fallbacks of random ops reproducible too.
-at::Generator cpu_generator_from(const std::optional<at::Generator>& generator,
-                                 c10::DeviceIndex index) {
+at::Generator cpu_generator_from(const std::optional<at::Generator>& generator, c10::DeviceIndex index) {
   at::Generator source = generator && generator->defined() ? *generator : default_generator(index);
   std::lock_guard<std::mutex> lock(source.mutex());
   auto [seed, offset] = source.get<GeneratorImpl>()->advance(1);
@@ -39,11 +35,11 @@ at::Generator cpu_generator_from(const std::optional<at::Generator>& generator,
   return at::make_generator<at::CPUGeneratorImpl>(mixed);
 }
 
-// Announces a fallback of `name`: counts it, warns the first time, and
-// raises under TORCHVULKAN_STRICT=1.
-void announce(const std::string& name) {
-  TORCH_CHECK(!strict(), "torchvulkan: '", name,
-              "' has no native Vulkan kernel and TORCHVULKAN_STRICT=1 forbids "
+void fallback(const c10::OperatorHandle& op, torch::jit::Stack* stack) {
+  const c10::FunctionSchema& schema = op.schema();
+  std::string name = schema.operator_name().name;
+  if (!schema.overload_name().empty()) name += "." + schema.overload_name();
+  TORCH_CHECK(!strict(), "torchvulkan: '", name, "' has no native Vulkan kernel and TORCHVULKAN_STRICT=1 forbids "
               "the CPU fallback");
   bool first;
   {
@@ -51,18 +47,9 @@ void announce(const std::string& name) {
     first = counts[name]++ == 0;
   }
   if (first) {
-    TORCH_WARN(
-        "torchvulkan: '", name,
-        "' has no native Vulkan kernel; running it on the CPU (slow). "
-        "This warning is shown once per operator; set TORCHVULKAN_STRICT=1 to make it an error.");
+    TORCH_WARN("torchvulkan: '", name, "' has no native Vulkan kernel; running it on the CPU (slow). "
+               "This warning is shown once per operator; set TORCHVULKAN_STRICT=1 to make it an error.");
   }
-}
-
-void fallback(const c10::OperatorHandle& op, torch::jit::Stack* stack) {
-  const c10::FunctionSchema& schema = op.schema();
-  std::string name = schema.operator_name().name;
-  if (!schema.overload_name().empty()) name += "." + schema.overload_name();
-  announce(name);
 
   // Random ops: hand the CPU kernel a CPU generator drawn from the vulkan one.
   const auto& arguments = schema.arguments();
@@ -70,8 +57,7 @@ void fallback(const c10::OperatorHandle& op, torch::jit::Stack* stack) {
   c10::DeviceIndex index = -1;
   for (size_t i = 0; i < arguments.size(); ++i) {
     const c10::IValue& value = (*stack)[first_arg + i];
-    if (value.isTensor() && value.toTensor().defined() &&
-        value.toTensor().device().is_privateuseone()) {
+    if (value.isTensor() && value.toTensor().defined() && value.toTensor().device().is_privateuseone()) {
       index = value.toTensor().device().index();
       break;
     }
@@ -80,14 +66,12 @@ void fallback(const c10::OperatorHandle& op, torch::jit::Stack* stack) {
     const c10::TypePtr& type = arguments[i].type();
     bool is_generator = type->kind() == c10::TypeKind::GeneratorType ||
                         (type->kind() == c10::TypeKind::OptionalType &&
-                         type->castRaw<c10::OptionalType>()->getElementType()->kind() ==
-                             c10::TypeKind::GeneratorType);
+                         type->castRaw<c10::OptionalType>()->getElementType()->kind() == c10::TypeKind::GeneratorType);
     if (!is_generator) continue;
     c10::IValue& value = (*stack)[first_arg + i];
     std::optional<at::Generator> generator;
     if (value.isGenerator()) generator = value.toGenerator();
-    if (generator && generator->defined() && generator->device().type() == c10::DeviceType::CPU)
-      continue;
+    if (generator && generator->defined() && generator->device().type() == c10::DeviceType::CPU) continue;
     value = cpu_generator_from(generator, index);
   }
 
@@ -106,40 +90,6 @@ void reset_fallback_counts() {
   counts.clear();
 }
 
-namespace {
-
-std::optional<at::Tensor> on_cpu(const std::optional<at::Tensor>& t) {
-  return t && t->defined() ? std::optional<at::Tensor>(t->cpu()) : std::nullopt;
-}
-
-}  // namespace
-
-at::Tensor convolution_on_cpu(const at::Tensor& input, const at::Tensor& weight,
-                              const std::optional<at::Tensor>& bias, at::IntArrayRef stride,
-                              at::IntArrayRef padding, at::IntArrayRef dilation, bool transposed,
-                              at::IntArrayRef output_padding, int64_t groups) {
-  announce("aten::convolution_overrideable");
-  return at::convolution(input.cpu(), weight.cpu(), on_cpu(bias), stride, padding, dilation,
-                         transposed, output_padding, groups)
-      .to(input.device());
-}
-
-std::tuple<at::Tensor, at::Tensor, at::Tensor> convolution_backward_on_cpu(
-    const at::Tensor& grad_output, const at::Tensor& input, const at::Tensor& weight,
-    at::IntArrayRef stride, at::IntArrayRef padding, at::IntArrayRef dilation, bool transposed,
-    at::IntArrayRef output_padding, int64_t groups, std::array<bool, 3> output_mask) {
-  announce("aten::convolution_backward_overrideable");
-  // The bias has one value per output channel.
-  int64_t channels = transposed ? weight.size(1) * groups : weight.size(0);
-  auto [grad_input, grad_weight, grad_bias] = at::convolution_backward(
-      grad_output.cpu(), input.cpu(), weight.cpu(), at::IntArrayRef{channels}, stride, padding,
-      dilation, transposed, output_padding, groups, output_mask);
-  auto back = [&](const at::Tensor& t) { return t.defined() ? t.to(input.device()) : t; };
-  return {back(grad_input), back(grad_weight), back(grad_bias)};
-}
-
-TORCH_LIBRARY_IMPL(_, PrivateUse1, m) {
-  m.fallback(torch::CppFunction::makeFromBoxedFunction<&fallback>());
-}
+TORCH_LIBRARY_IMPL(_, PrivateUse1, m) { m.fallback(torch::CppFunction::makeFromBoxedFunction<&fallback>()); }
 
 }  // namespace torchvulkan

@@ -1,7 +1,8 @@
 """Convolutions on the vulkan device (im2col columns and matrix products,
 csrc/aten/ops/conv/convolution.cpp), in strict mode against the CPU: output
-and all three gradients over 1-3 spatial dimensions, strides, padding,
-dilation, groups, bias, layouts and dtypes, and a small CNN's training step."""
+and all three gradients of plain and transposed convolutions over 1-3
+spatial dimensions, strides, padding, dilation, groups, output padding,
+bias, layouts and dtypes, and a small CNN's training step."""
 
 import copy
 
@@ -66,6 +67,26 @@ def test_matches_cpu(case, no_fallback):
     compare(conv, torch.randn((2, cin) + (7,) * dims))
 
 
+# dims, in, out, kernel, stride, padding, output_padding, dilation, groups, bias
+TRANSPOSED = [
+    (2, 4, 6, 3, 2, 1, 0, 1, 2, True),
+    (1, 3, 5, 2, 1, 0, 0, 2, 1, False),
+    (2, 3, 2, 3, 2, 0, 1, 1, 1, True),
+    (3, 2, 4, 2, (2, 1, 1), (0, 1, 0), 0, 1, 1, True),
+    (2, 4, 4, (3, 2), (1, 2), (1, 0), (1, 1), (2, 1), 4, False),
+]
+TRANSPOSED_MODULES = {1: torch.nn.ConvTranspose1d, 2: torch.nn.ConvTranspose2d, 3: torch.nn.ConvTranspose3d}
+
+
+@pytest.mark.parametrize("case", TRANSPOSED, ids=str)
+def test_transposed_matches_cpu(case, no_fallback):
+    dims, cin, cout, kernel, stride, padding, output_padding, dilation, groups, bias = case
+    torch.manual_seed(0)
+    conv = TRANSPOSED_MODULES[dims](cin, cout, kernel, stride=stride, padding=padding,
+                                    output_padding=output_padding, dilation=dilation, groups=groups, bias=bias)
+    compare(conv, torch.randn((2, cin) + (5,) * dims))
+
+
 @pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16, torch.float64], ids=str)
 def test_dtypes(dtype, no_fallback):
     if dtype == torch.float64 and not torch.vulkan.get_device_properties().float64:
@@ -121,6 +142,8 @@ def test_small_cnn_trains_as_on_cpu(no_fallback):
         torch.testing.assert_close(p, c, rtol=1e-3, atol=1e-4)
 
 
-@parametrize(["nn.functional.conv1d", "nn.functional.conv2d", "nn.functional.conv3d"], variants=["functional"])
+@parametrize(["nn.functional.conv1d", "nn.functional.conv2d", "nn.functional.conv3d",
+              "nn.functional.conv_transpose1d", "nn.functional.conv_transpose2d",
+              "nn.functional.conv_transpose3d"], variants=["functional"])
 def test_opinfo(op, dtype, variant, no_fallback):
     check_op(op, dtype, variant, tolerances={torch.float16: (1e-2, 1e-2), torch.bfloat16: (5e-2, 5e-2)})
