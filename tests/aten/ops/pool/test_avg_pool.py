@@ -1,6 +1,8 @@
-"""avg_pool1d/avg_pool2d on the vulkan device (csrc/aten/ops/pool/avg_pool.cpp),
-in strict mode against the CPU: values and gradients over strides, padding,
-ceil_mode, count_include_pad, divisor_override, layouts and dtypes."""
+"""Average pooling on the vulkan device (csrc/aten/ops/pool/avg_pool.cpp), in
+strict mode against the CPU: avg_pool1d/2d values and gradients over strides,
+padding, ceil_mode, count_include_pad, divisor_override, layouts and dtypes,
+and adaptive_avg_pool1d/2d over output sizes that do and do not divide the
+input."""
 
 import pytest
 import torch
@@ -64,6 +66,30 @@ def test_channels_last_and_other_dtypes_refused(no_fallback):
         F.avg_pool2d(torch.ones(1, 1, 4, 4, dtype=torch.int32, device="vulkan"), 2)
 
 
-@parametrize(["nn.functional.avg_pool1d", "nn.functional.avg_pool2d"], variants=["functional"])
+@pytest.mark.parametrize("shape,output_size", [((2, 3, 7, 7), (3, 3)), ((2, 3, 10, 9), (4, 5)), ((3, 5, 5), (7, 2)),
+                                               ((1, 2, 6, 6), (6, 6)), ((2, 3, 9, 4), (2, 1))], ids=str)
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float16], ids=str)
+def test_adaptive_matches_cpu(shape, output_size, dtype, no_fallback):
+    torch.manual_seed(0)
+    x = torch.randn(shape).to(dtype).requires_grad_()
+    xv = x.detach().to("vulkan").requires_grad_()
+    out, outv = F.adaptive_avg_pool2d(x, output_size), F.adaptive_avg_pool2d(xv, output_size)
+    rtol, atol = tolerance(dtype)
+    torch.testing.assert_close(outv.cpu(), out, rtol=rtol, atol=atol)
+    grad = torch.randn(out.shape).to(dtype)
+    out.backward(grad)
+    outv.backward(grad.to("vulkan"))
+    torch.testing.assert_close(xv.grad.cpu(), x.grad, rtol=rtol, atol=atol)
+
+
+def test_adaptive_bad_input(no_fallback):
+    with pytest.raises(RuntimeError, match="non-zero size for non-batch dimensions"):
+        F.adaptive_avg_pool2d(torch.ones(1, 0, 4, 4, device="vulkan"), 2)
+    with pytest.raises(NotImplementedError, match="not implemented for 'Long'"):
+        F.adaptive_avg_pool2d(torch.ones(1, 1, 4, 4, dtype=torch.int64, device="vulkan"), 2)
+
+
+@parametrize(["nn.functional.avg_pool1d", "nn.functional.avg_pool2d", "nn.functional.adaptive_avg_pool1d",
+              "nn.functional.adaptive_avg_pool2d"], variants=["functional"])
 def test_opinfo(op, dtype, variant, no_fallback):
     check_op(op, dtype, variant, tolerances={torch.float16: (1e-2, 1e-2), torch.bfloat16: (5e-2, 5e-2)})
