@@ -9,7 +9,8 @@ events" columns are each device's figure by its own GPU timestamps (timing
 events around the calls) instead of the host's clock: where one is much
 better than the host's figure, host overhead is what is slow.
 
-    python benchmark/ops.py [--quick] [--only elementwise,reduce,...] [--match "gemm 8192,mnist"] [--json out.json]
+    python benchmark/ops.py [--quick] [--only elementwise,reduce,matmul,conv] [--match "gemm 8192,mnist"]
+                            [--json out.json]
 
 A case whose op is not native yet is reported as such (strict mode), never
 timed through the CPU fallback.
@@ -208,7 +209,34 @@ def matmul_cases(quick):
                     for dtype in (torch.float16, torch.float32)]
 
 
-SECTIONS = {"elementwise": elementwise_cases, "reduce": reduce_cases, "matmul": matmul_cases}
+def conv_cases(quick):
+    """ResNet-50's 3x3 convolution of its first stage and its max pooling, in
+    float16: forward, and forward + backward (three products' worth of work)."""
+    n, c, hw = (2, 8, 8) if quick else (32, 64, 56)
+    cases = []
+    for backward in (False, True):
+        def setup(device, backward=backward):
+            x = randn(n, c, hw, hw, device=device, dtype=torch.float16).requires_grad_(backward)
+            w = randn(c, c, 3, 3, device=device, dtype=torch.float16).requires_grad_(backward)
+
+            def step():
+                out = torch.nn.functional.conv2d(x, w, padding=1)
+                if backward:
+                    out.backward(out)
+                return out
+            return step, 2 * n * c * c * 9 * hw * hw * (3 if backward else 1) / 1e3
+        label = "forward + backward" if backward else "forward"
+        cases.append((f"conv2d 3x3 {n}x{c}x{hw}x{hw} f16 {label}", "TFLOP/s", setup))
+
+    def pool(device):
+        x = randn(n, c, 2 * hw, 2 * hw, device=device, dtype=torch.float16)
+        # Reads the input, writes a quarter as many values and int64 indices
+        # (both devices compute the indices also when they are not asked for).
+        return (lambda: torch.nn.functional.max_pool2d(x, 3, 2, 1)), x.numel() * (2 + (2 + 8) / 4)
+    return cases + [(f"max_pool2d 3x3/2 {n}x{c}x{2 * hw}x{2 * hw} f16", "GB/s", pool)]
+
+
+SECTIONS = {"elementwise": elementwise_cases, "reduce": reduce_cases, "matmul": matmul_cases, "conv": conv_cases}
 
 
 def run_case(name, unit, setup, devices, quick):
@@ -243,7 +271,7 @@ def main():
           (f" | cuda: {torch.cuda.get_device_name()}" if "cuda" in devices else ""))
     rows = []
     for section in args.only.split(","):
-        cases = SECTIONS[section](args.quick) if section == "matmul" else SECTIONS[section](size)
+        cases = SECTIONS[section](args.quick) if section in ("matmul", "conv") else SECTIONS[section](size)
         print(f"\n{section}\n{'case':34s}{'unit':>9s}" + "".join(f"{d:>12s}" for d in devices) +
               ("     vs cuda" if len(devices) > 1 else "") + "".join(f"{d + ' by events':>18s}" for d in devices))
         if args.match:
