@@ -8,7 +8,8 @@ layout(push_constant) uniform Args {
   uint64_t params;
 } args;
 
-// int64 words: 0 source, 1 destination addresses; 2 planes (N * C), 3 C,
+// int64 words (csrc/aten/ops/pool/planes.h): 0 input-side (input or
+// grad_input), 1 output-side (output or grad_output) addresses; 2 planes (N * C), 3 C,
 // 4 H, 5 W, 6 out H, 7 out W; 8-11 strides (elements) n, c, h, w of the
 // input side (input or grad_input), 12-15 of the output side.
 layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer Params { int64_t v[]; };
@@ -29,7 +30,7 @@ uint64_t output_side(int64_t n, int64_t c, int64_t oh, int64_t ow) {
 void main() {
   p = Params(args.params);
   int64_t C = p.v[3], H = p.v[4], W = p.v[5], Ho = p.v[6], Wo = p.v[7];
-  uint64_t source = uint64_t(p.v[0]), destination = uint64_t(p.v[1]);
+  uint64_t input_base = uint64_t(p.v[0]), output_base = uint64_t(p.v[1]);
   int64_t i = int64_t(global_index());
 #ifdef OP_forward
   int64_t rows = Ho, cols = Wo;
@@ -42,8 +43,8 @@ void main() {
 #ifdef OP_forward
   int64_t h0 = first(row, Ho, H), h1 = last(row, Ho, H), w0 = first(col, Wo, W), w1 = last(col, Wo, W);
   for (int64_t h = h0; h < h1; ++h)
-    for (int64_t w = w0; w < w1; ++w) sum += X_load(source + input_side(n, c, h, w));
-  X_store(destination + output_side(n, c, row, col), sum / X_T((h1 - h0) * (w1 - w0)));
+    for (int64_t w = w0; w < w1; ++w) sum += X_load(input_base + input_side(n, c, h, w));
+  X_store(output_base + output_side(n, c, row, col), sum / X_T((h1 - h0) * (w1 - w0)));
 #else
   // The windows that hold (row, col): the outputs from the one whose window
   // starts at or before it to the one whose window ends after it.
@@ -53,9 +54,9 @@ void main() {
     for (int64_t ow = first(col, W, Wo); ow < last(col, W, Wo); ++ow) {
       int64_t w0 = first(ow, Wo, W), w1 = last(ow, Wo, W);
       if (col < w0 || col >= w1) continue;
-      sum += X_load(source + output_side(n, c, oh, ow)) / X_T((h1 - h0) * (w1 - w0));
+      sum += X_load(output_base + output_side(n, c, oh, ow)) / X_T((h1 - h0) * (w1 - w0));
     }
   }
-  X_store(destination + input_side(n, c, row, col), sum);
+  X_store(input_base + input_side(n, c, row, col), sum);
 #endif
 }

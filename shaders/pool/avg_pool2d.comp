@@ -10,7 +10,8 @@ layout(push_constant) uniform Args {
   uint64_t params;
 } args;
 
-// int64 words: 0 source, 1 destination addresses; 2 planes (N * C), 3 C,
+// int64 words (csrc/aten/ops/pool/planes.h): 0 input-side (input or
+// grad_input), 1 output-side (output or grad_output) addresses; 2 planes (N * C), 3 C,
 // 4 H, 5 W, 6 out H, 7 out W; 8-11 strides (elements) n, c, h, w of the
 // input side (input or grad_input), 12-15 of the output side (output or
 // grad_output); 16-17 kernel, 18-19 stride, 20-21 padding (h, w);
@@ -52,7 +53,7 @@ uint64_t output_side(int64_t n, int64_t c, int64_t oh, int64_t ow) {
 void main() {
   p = Params(args.params);
   int64_t C = p.v[3], H = p.v[4], W = p.v[5], Ho = p.v[6], Wo = p.v[7];
-  uint64_t source = uint64_t(p.v[0]), destination = uint64_t(p.v[1]);
+  uint64_t input_base = uint64_t(p.v[0]), output_base = uint64_t(p.v[1]);
   int64_t i = int64_t(global_index());
 #ifdef OP_forward
   int64_t rows = Ho, cols = Wo;
@@ -67,10 +68,10 @@ void main() {
   window(row, col, h0, w0, h1, w1, divisor);
   if (h0 < h1 && w0 < w1) {
     for (int64_t h = h0; h < h1; ++h)
-      for (int64_t w = w0; w < w1; ++w) sum += SUM_T(X_load(source + input_side(n, c, h, w)));
+      for (int64_t w = w0; w < w1; ++w) sum += SUM_T(X_load(input_base + input_side(n, c, h, w)));
     sum /= SUM_T(divisor);
   }
-  X_store(destination + output_side(n, c, row, col), X_T(sum));
+  X_store(output_base + output_side(n, c, row, col), X_T(sum));
 #else
   // The outputs whose window starts (oh * stride - padding) lie in
   // (h - kernel, h], within the output.
@@ -82,9 +83,9 @@ void main() {
     for (int64_t ow = ow0; ow <= ow1; ++ow) {
       int64_t h0, w0, h1, w1, divisor;
       window(oh, ow, h0, w0, h1, w1, divisor);
-      sum += SUM_T(X_load(source + output_side(n, c, oh, ow))) / SUM_T(divisor);
+      sum += SUM_T(X_load(output_base + output_side(n, c, oh, ow))) / SUM_T(divisor);
     }
   }
-  X_store(destination + input_side(n, c, row, col), X_T(sum));
+  X_store(input_base + input_side(n, c, row, col), X_T(sum));
 #endif
 }

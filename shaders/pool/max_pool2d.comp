@@ -6,7 +6,7 @@ layout(push_constant) uniform Args {
   uint64_t params;
 } args;
 
-// int64 words: input, values, indices addresses; planes (N * C), C, H, W, out
+// int64 words (csrc/aten/ops/pool/planes.h): input, values, indices addresses; planes (N * C), C, H, W, out
 // H, out W; strides (elements) n, c, h, w of the input, of the values and of
 // the indices; kernel, stride, padding, dilation (h, w each).
 layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer Params { int64_t v[]; };

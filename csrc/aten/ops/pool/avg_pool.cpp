@@ -11,8 +11,7 @@
 #include <ATen/ops/empty_like.h>
 #include <torch/library.h>
 
-#include "aten/context.h"
-#include "aten/launch.h"
+#include "aten/ops/pool/planes.h"
 #include "aten/structured.h"
 
 namespace torchvulkan {
@@ -20,56 +19,13 @@ namespace {
 
 namespace m = at::meta;
 
-struct Window {
-  int64_t kh, kw, sh, sw, ph, pw;
-};
-
-// A 3-D tensor [C, H, W] is one batch.
-at::Tensor batched(const at::Tensor& t) {
-  return t.dim() == 3 ? t.unsqueeze(0) : t;
-}
-
-// Runs `kernel`'s `op` ("forward": input -> output; "backward": grad_output
-// -> grad_input), writing every element of the destination; `extra` follows
-// the common parameter words (see the shaders).
+// (input side, output side): forward reads the input and writes the output,
+// backward reads grad_output and writes grad_input.
 void launch(const char* kernel, const char* op, const at::Tensor& input_side,
             const at::Tensor& output_side, std::initializer_list<int64_t> extra) {
-  at::Tensor in = batched(input_side), out = batched(output_side);
   bool forward = std::string_view(op) == "forward";
-  const at::Tensor &source = forward ? in : out, &destination = forward ? out : in;
-  if (destination.numel() == 0) return;
-  std::vector<int64_t> words = {reinterpret_cast<int64_t>(source.const_data_ptr()),
-                                reinterpret_cast<int64_t>(destination.data_ptr()),
-                                in.size(0) * in.size(1),
-                                in.size(1),
-                                in.size(2),
-                                in.size(3),
-                                out.size(2),
-                                out.size(3)};
-  for (const at::Tensor* t : {&in, &out})
-    for (int64_t d = 0; d < 4; ++d) words.push_back(t->stride(d));
-  words.insert(words.end(), extra);
-  rt::Device& dev = device_for(in);
-  const rt::Kernel& k =
-      dev.pipelines().get(std::string(kernel) + "." + op + "." + dtype_name(in.scalar_type()));
-  uint64_t push = 0;  // the stream writes the parameters' address here
-  std::vector<rt::Access> accesses = {span_of(source, false), span_of(destination, true)};
-  dev.stream().dispatch(k, &push, sizeof(push), words.data(),
-                        static_cast<uint32_t>(words.size() * sizeof(int64_t)),
-                        static_cast<uint64_t>(destination.numel()), accesses);
-}
-
-// The backward's meta does not resolve the window: ATen's rules (one value
-// for both dims; the stride defaults to the kernel).
-Window window(at::IntArrayRef kernel, at::IntArrayRef stride, at::IntArrayRef padding) {
-  auto h_w = [](at::IntArrayRef v, int64_t h, int64_t w) -> std::array<int64_t, 2> {
-    if (v.empty()) return {h, w};
-    return {v[0], v.size() == 1 ? v[0] : v[1]};
-  };
-  auto [kh, kw] = h_w(kernel, 0, 0);
-  auto [sh, sw] = h_w(stride, kh, kw);
-  auto [ph, pw] = h_w(padding, 0, 0);
-  return {kh, kw, sh, sw, ph, pw};
+  pool::launch_planes(std::string(kernel) + "." + op,
+                      {{input_side, !forward}, {output_side, forward}}, forward ? 1 : 0, extra);
 }
 
 // The CPU's dtypes and message: floating types, and int64 for avg_pool2d's
@@ -81,13 +37,16 @@ void check_dtype(const char* name, const at::Tensor& t, bool long_too) {
 }
 
 void avg_pool(const char* op, const at::Tensor& input_side, const at::Tensor& output_side,
-              at::IntArrayRef kernel, at::IntArrayRef stride, at::IntArrayRef padding,
+              at::IntArrayRef kernel_size, at::IntArrayRef stride, at::IntArrayRef padding,
               bool count_include_pad, std::optional<int64_t> divisor_override) {
   bool forward = std::string_view(op) == "forward";
   check_dtype(forward ? "avg_pool2d" : "avg_pool2d_backward_out_frame", input_side, forward);
-  Window w = window(kernel, stride, padding);
+  // The backward's meta does not resolve the window: ATen's rules.
+  auto kernel = pool::pair(kernel_size, {0, 0});
+  auto steps = pool::pair(stride, kernel);
+  auto pad = pool::pair(padding, {0, 0});
   launch("avg_pool2d", op, input_side, output_side,
-         {w.kh, w.kw, w.sh, w.sw, w.ph, w.pw, int64_t(count_include_pad),
+         {kernel[0], kernel[1], steps[0], steps[1], pad[0], pad[1], int64_t(count_include_pad),
           divisor_override.value_or(0)});
 }
 

@@ -9,8 +9,7 @@
 #include <ATen/ops/zeros.h>
 #include <torch/library.h>
 
-#include "aten/context.h"
-#include "aten/launch.h"
+#include "aten/ops/pool/planes.h"
 #include "aten/structured.h"
 
 namespace torchvulkan {
@@ -18,48 +17,20 @@ namespace {
 
 namespace m = at::meta;
 
-// (h, w) of a pooling argument as ATen reads it: one value for both, or
-// empty for `fallback` (the stride defaults to the kernel).
-std::array<int64_t, 2> pair(at::IntArrayRef value, std::array<int64_t, 2> fallback) {
-  if (value.empty()) return fallback;
-  return {value[0], value.size() == 1 ? value[0] : value[1]};
+void forward(const at::Tensor& input, at::IntArrayRef kernel_size, at::IntArrayRef stride,
+             at::IntArrayRef padding, at::IntArrayRef dilation, const at::Tensor& values,
+             const at::Tensor& indices) {
+  auto kernel = pool::pair(kernel_size, {0, 0});
+  auto steps = pool::pair(stride, kernel);
+  auto pad = pool::pair(padding, {0, 0});
+  auto dil = pool::pair(dilation, {1, 1});
+  pool::launch_planes("max_pool2d.forward", {{input, false}, {values, true}, {indices, true}}, 1,
+                      {kernel[0], kernel[1], steps[0], steps[1], pad[0], pad[1], dil[0], dil[1]});
 }
 
 // A 3-D tensor [C, H, W] is one batch.
 at::Tensor batched(const at::Tensor& t) {
   return t.dim() == 3 ? t.unsqueeze(0) : t;
-}
-
-void forward(const at::Tensor& input, at::IntArrayRef kernel_size, at::IntArrayRef stride,
-             at::IntArrayRef padding, at::IntArrayRef dilation, const at::Tensor& values,
-             const at::Tensor& indices) {
-  if (values.numel() == 0) return;
-  at::Tensor x = batched(input), v = batched(values), idx = batched(indices);
-  auto kernel = pair(kernel_size, {0, 0});
-  auto steps = pair(stride, kernel);
-  auto pad = pair(padding, {0, 0});
-  auto dil = pair(dilation, {1, 1});
-  std::vector<int64_t> words = {reinterpret_cast<int64_t>(x.const_data_ptr()),
-                                reinterpret_cast<int64_t>(v.data_ptr()),
-                                reinterpret_cast<int64_t>(idx.data_ptr()),
-                                x.size(0) * x.size(1),
-                                x.size(1),
-                                x.size(2),
-                                x.size(3),
-                                v.size(2),
-                                v.size(3)};
-  for (const at::Tensor* t : {&x, &v, &idx})
-    for (int64_t d = 0; d < 4; ++d) words.push_back(t->stride(d));
-  words.insert(words.end(),
-               {kernel[0], kernel[1], steps[0], steps[1], pad[0], pad[1], dil[0], dil[1]});
-  rt::Device& dev = device_for(input);
-  const rt::Kernel& k =
-      dev.pipelines().get(std::string("max_pool2d.forward.") + dtype_name(input.scalar_type()));
-  uint64_t push = 0;  // the stream writes the parameters' address here
-  std::vector<rt::Access> accesses = {span_of(x, false), span_of(v, true), span_of(idx, true)};
-  dev.stream().dispatch(k, &push, sizeof(push), words.data(),
-                        static_cast<uint32_t>(words.size() * sizeof(int64_t)),
-                        static_cast<uint64_t>(v.numel()), accesses);
 }
 
 void backward(const at::Tensor& grad_output, const at::Tensor& indices,

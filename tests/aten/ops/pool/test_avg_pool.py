@@ -8,6 +8,7 @@ import pytest
 import torch
 import torch.nn.functional as F
 
+from tests.aten.ops.pool.leaves import leaf_pair
 from tests.opinfo import check_op, parametrize
 
 # input shape, kernel, stride, padding, ceil_mode, count_include_pad, divisor_override
@@ -26,17 +27,12 @@ def tolerance(dtype):
 
 
 def compare(x, args, channels_last=False):
-    xv = x.to("vulkan")
-    if channels_last:
-        xv = xv.contiguous(memory_format=torch.channels_last)
-    floating = x.dtype.is_floating_point
-    x = x.clone().requires_grad_(floating)
-    xv = xv.requires_grad_(floating)
+    x, xv = leaf_pair(x, channels_last)
     out, outv = F.avg_pool2d(x, *args), F.avg_pool2d(xv, *args)
     assert outv.device.type == "vulkan"
     rtol, atol = tolerance(x.dtype)
     torch.testing.assert_close(outv.cpu(), out, rtol=rtol, atol=atol)
-    if floating:
+    if x.dtype.is_floating_point:
         grad = torch.randn(out.shape).to(x.dtype)
         out.backward(grad)
         outv.backward(grad.to("vulkan"))

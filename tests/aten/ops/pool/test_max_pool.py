@@ -6,6 +6,7 @@ import pytest
 import torch
 import torch.nn.functional as F
 
+from tests.aten.ops.pool.leaves import leaf_pair
 from tests.opinfo import check_op, parametrize
 
 # input shape, kernel, stride, padding, dilation, ceil_mode
@@ -20,18 +21,13 @@ CASES = [
 
 
 def compare(x, args, channels_last=False):
-    xv = x.to("vulkan")
-    if channels_last:
-        xv = xv.contiguous(memory_format=torch.channels_last)
-    floating = x.dtype.is_floating_point
-    x = x.clone().requires_grad_(floating)
-    xv = xv.requires_grad_(floating)
+    x, xv = leaf_pair(x, channels_last)
     out, idx = F.max_pool2d(x, *args, return_indices=True)
     outv, idxv = F.max_pool2d(xv, *args, return_indices=True)
     assert outv.device.type == "vulkan"
     assert torch.equal(idxv.cpu(), idx)
     torch.testing.assert_close(outv.cpu(), out, equal_nan=True, rtol=0, atol=0)
-    if floating:
+    if x.dtype.is_floating_point:
         grad = torch.randn(out.shape).to(x.dtype)
         out.backward(grad)
         outv.backward(grad.to("vulkan"))
