@@ -16,6 +16,7 @@
 #include <ATen/ops/zeros.h>
 #include <torch/library.h>
 
+#include <algorithm>
 #include <vector>
 
 namespace torchvulkan {
@@ -65,7 +66,10 @@ std::vector<int64_t> window_strides(const at::Tensor& padded, const Geometry& g)
   return strides;
 }
 
+// The input, zero-padded (a copy only where there is padding).
 at::Tensor pad(const at::Tensor& input, const Geometry& g) {
+  if (std::all_of(g.padding.begin(), g.padding.end(), [](int64_t p) { return p == 0; }))
+    return input;
   std::vector<int64_t> pads;  // last dimension first, as constant_pad_nd takes them
   for (int64_t d = g.dims() - 1; d >= 0; --d) pads.insert(pads.end(), {g.padding[d], g.padding[d]});
   return at::constant_pad_nd(input, pads);
