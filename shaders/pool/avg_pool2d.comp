@@ -6,19 +6,10 @@
 //   backward: grad_in[h, w] = sum over the windows holding (h, w) of
 //             grad_out[oh, ow] / divisor(oh, ow)
 // Integers sum in int64 and divide with truncation, as the CPU does.
-layout(push_constant) uniform Args {
-  uint64_t params;
-} args;
+#include "pool/two_sides.glsl"
 
-// int64 words (csrc/aten/ops/pool/planes.h): 0 input-side (input or
-// grad_input), 1 output-side (output or grad_output) addresses; 2 planes (N * C), 3 C,
-// 4 H, 5 W, 6 out H, 7 out W; 8-11 strides (elements) n, c, h, w of the
-// input side (input or grad_input), 12-15 of the output side (output or
-// grad_output); 16-17 kernel, 18-19 stride, 20-21 padding (h, w);
-// 22 count_include_pad; 23 divisor_override (0: none).
-layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer Params { int64_t v[]; };
-
-Params p;
+// Words 16-17 kernel, 18-19 stride, 20-21 padding (h, w); 22
+// count_include_pad; 23 divisor_override (0: none).
 
 #if defined(X_DT_F16) || defined(X_DT_BF16) || defined(X_DT_F32) || defined(X_DT_F64)
 #define SUM_T X_T
@@ -42,50 +33,33 @@ void window(int64_t oh, int64_t ow, out int64_t h0, out int64_t w0, out int64_t 
   divisor = p.v[23] != 0 ? p.v[23] : (p.v[22] != 0 ? pool_size : (h1 - h0) * (w1 - w0));
 }
 
-uint64_t input_side(int64_t n, int64_t c, int64_t h, int64_t w) {
-  return uint64_t(n * p.v[8] + c * p.v[9] + h * p.v[10] + w * p.v[11]) * X_BYTES;
-}
-
-uint64_t output_side(int64_t n, int64_t c, int64_t oh, int64_t ow) {
-  return uint64_t(n * p.v[12] + c * p.v[13] + oh * p.v[14] + ow * p.v[15]) * X_BYTES;
-}
-
 void main() {
-  p = Params(args.params);
-  int64_t C = p.v[3], H = p.v[4], W = p.v[5], Ho = p.v[6], Wo = p.v[7];
-  uint64_t input_base = uint64_t(p.v[0]), output_base = uint64_t(p.v[1]);
-  int64_t i = int64_t(global_index());
-#ifdef OP_forward
-  int64_t rows = Ho, cols = Wo;
-#else
-  int64_t rows = H, cols = W;
-#endif
-  if (i >= p.v[2] * rows * cols) return;
-  int64_t col = i % cols, row = (i / cols) % rows, plane = i / (cols * rows), n = plane / C, c = plane % C;
+  int64_t n, c, row, col;
+  if (!locate(n, c, row, col)) return;
   SUM_T sum = SUM_T(0);
 #ifdef OP_forward
   int64_t h0, w0, h1, w1, divisor;
   window(row, col, h0, w0, h1, w1, divisor);
   if (h0 < h1 && w0 < w1) {
     for (int64_t h = h0; h < h1; ++h)
-      for (int64_t w = w0; w < w1; ++w) sum += SUM_T(X_load(input_base + input_side(n, c, h, w)));
+      for (int64_t w = w0; w < w1; ++w) sum += SUM_T(X_load(input_at(n, c, h, w)));
     sum /= SUM_T(divisor);
   }
-  X_store(output_base + output_side(n, c, row, col), X_T(sum));
+  X_store(output_at(n, c, row, col), X_T(sum));
 #else
   // The outputs whose window starts (oh * stride - padding) lie in
   // (h - kernel, h], within the output.
   int64_t kh = p.v[16], kw = p.v[17], sh = p.v[18], sw = p.v[19], ph = p.v[20], pw = p.v[21];
   int64_t low_h = row + ph - kh + 1, low_w = col + pw - kw + 1;
   int64_t oh0 = low_h <= 0 ? 0 : (low_h + sh - 1) / sh, ow0 = low_w <= 0 ? 0 : (low_w + sw - 1) / sw;
-  int64_t oh1 = min((row + ph) / sh, Ho - 1), ow1 = min((col + pw) / sw, Wo - 1);
+  int64_t oh1 = min((row + ph) / sh, p.v[6] - 1), ow1 = min((col + pw) / sw, p.v[7] - 1);
   for (int64_t oh = oh0; oh <= oh1; ++oh) {
     for (int64_t ow = ow0; ow <= ow1; ++ow) {
       int64_t h0, w0, h1, w1, divisor;
       window(oh, ow, h0, w0, h1, w1, divisor);
-      sum += SUM_T(X_load(output_base + output_side(n, c, oh, ow))) / SUM_T(divisor);
+      sum += SUM_T(X_load(output_at(n, c, oh, ow))) / SUM_T(divisor);
     }
   }
-  X_store(input_base + input_side(n, c, row, col), X_T(sum));
+  X_store(input_at(n, c, row, col), X_T(sum));
 #endif
 }

@@ -75,20 +75,22 @@ at::Tensor pad(const at::Tensor& input, const Geometry& g) {
   return at::constant_pad_nd(input, pads);
 }
 
-// columns [N, G, C / G * taps, positions] of the zero-padded input.
+// The columns with every dimension apart: [N, G, C / G, kernel..., out...].
+std::vector<int64_t> column_sizes(const Geometry& g) {
+  std::vector<int64_t> sizes = window_sizes(g);
+  sizes.insert(sizes.begin() + 3, g.kernel.begin(), g.kernel.end());
+  return sizes;
+}
+
+// columns [N, G, C / G * taps, positions] of the zero-padded input: its
+// windows, with the kernel offsets (dilation apart) inserted before the
+// output positions.
 at::Tensor columns(const at::Tensor& input, const Geometry& g) {
   at::Tensor padded = pad(input, g);
-  std::vector<int64_t> sizes = {g.batch, g.groups, g.group_channels()};
-  std::vector<int64_t> strides = {padded.stride(0), g.group_channels() * padded.stride(1),
-                                  padded.stride(1)};
-  for (int64_t d = 0; d < g.dims(); ++d) {
-    sizes.push_back(g.kernel[d]);
-    strides.push_back(g.dilation[d] * padded.stride(d + 2));
-  }
-  std::vector<int64_t> window = window_strides(padded, g);
-  sizes.insert(sizes.end(), g.out.begin(), g.out.end());
-  strides.insert(strides.end(), window.begin() + 3, window.end());
-  return padded.as_strided(sizes, strides)
+  std::vector<int64_t> strides = window_strides(padded, g);
+  for (int64_t d = 0; d < g.dims(); ++d)
+    strides.insert(strides.begin() + 3 + d, g.dilation[d] * padded.stride(d + 2));
+  return padded.as_strided(column_sizes(g), strides)
       .reshape({g.batch, g.groups, g.group_channels() * g.taps(), g.positions()});
 }
 
@@ -117,10 +119,7 @@ at::Tensor input_gradient(const at::Tensor& grad, const at::Tensor& weight, cons
   at::Tensor grad_columns =
       at::matmul(weight_matrix(weight, g).transpose(-1, -2),
                  grad.reshape({g.batch, g.groups, g.group_outputs(), g.positions()}));
-  std::vector<int64_t> split = {g.batch, g.groups, g.group_channels()};
-  split.insert(split.end(), g.kernel.begin(), g.kernel.end());
-  split.insert(split.end(), g.out.begin(), g.out.end());
-  grad_columns = grad_columns.view(split);
+  grad_columns = grad_columns.view(column_sizes(g));
   std::vector<int64_t> padded_sizes = {g.batch, g.channels};
   for (int64_t d = 0; d < g.dims(); ++d) padded_sizes.push_back(g.in[d] + 2 * g.padding[d]);
   at::Tensor padded = at::zeros(padded_sizes, grad.options());

@@ -28,14 +28,10 @@ void forward(const at::Tensor& input, at::IntArrayRef kernel_size, at::IntArrayR
                       {kernel[0], kernel[1], steps[0], steps[1], pad[0], pad[1], dil[0], dil[1]});
 }
 
-// A 3-D tensor [C, H, W] is one batch.
-at::Tensor batched(const at::Tensor& t) {
-  return t.dim() == 3 ? t.unsqueeze(0) : t;
-}
-
 void backward(const at::Tensor& grad_output, const at::Tensor& indices,
               const at::Tensor& grad_input) {
-  at::Tensor g = batched(grad_output), idx = batched(indices), gi = batched(grad_input);
+  at::Tensor g = pool::batched(grad_output), idx = pool::batched(indices),
+             gi = pool::batched(grad_input);
   if (gi.numel() == 0) return;
   int64_t n = gi.size(0), c = gi.size(1);
   at::Tensor planes = at::zeros({n, c, gi.size(2) * gi.size(3)}, grad_input.options());

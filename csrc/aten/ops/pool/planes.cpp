@@ -10,11 +10,14 @@ std::array<int64_t, 2> pair(at::IntArrayRef value, std::array<int64_t, 2> fallba
   return {value[0], value.size() == 1 ? value[0] : value[1]};
 }
 
+at::Tensor batched(const at::Tensor& t) {
+  return t.dim() == 3 ? t.unsqueeze(0) : t;
+}
+
 void launch_planes(const std::string& kernel, const std::vector<PlaneOperand>& operands,
                    size_t per_element_of, std::initializer_list<int64_t> extra) {
   std::vector<at::Tensor> planes;
-  for (const PlaneOperand& op : operands)
-    planes.push_back(op.tensor.dim() == 3 ? op.tensor.unsqueeze(0) : op.tensor);
+  for (const PlaneOperand& op : operands) planes.push_back(batched(op.tensor));
   uint64_t invocations = static_cast<uint64_t>(planes[per_element_of].numel());
   if (invocations == 0) return;
   const at::Tensor &in = planes[0], &out = planes[1];

@@ -15,6 +15,9 @@ namespace torchvulkan::pool {
 // empty for `fallback` (the stride defaults to the kernel).
 std::array<int64_t, 2> pair(at::IntArrayRef value, std::array<int64_t, 2> fallback);
 
+// A 3-D tensor [C, H, W] as one batch [1, C, H, W]; a 4-D one as it is.
+at::Tensor batched(const at::Tensor& t);
+
 struct PlaneOperand {
   at::Tensor tensor;  // [N, C, H, W], or [C, H, W] as one batch
   bool write;
