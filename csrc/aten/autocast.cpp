@@ -18,6 +18,9 @@ using at::IntArrayRef;
 using at::Scalar;
 using at::ScalarType;
 using at::Tensor;
+#if __has_include(<ATen/core/Dimname.h>)
+using at::DimnameList;  // named tensors: in the lists of torch before 2.13
+#endif
 
 // As on CUDA: binary_cross_entropy is unsafe in float16 (its log saturates).
 Tensor binary_cross_entropy_banned(const Tensor&, const Tensor&, const std::optional<Tensor>&,
