@@ -2,7 +2,7 @@
 
 Each configuration runs in its own process with TORCHVULKAN_GEMM_TILE set
 (csrc/aten/ops/matmul/gemm.cpp lists them; a configuration applies to the
-products of its tier: t64/t128 to the portable tier, s128/s256 and
+products of its tier: t64/t128 to the portable tier, s128/s256, v128/v256 and
 VK_NV_cooperative_matrix2's c128/c256 to float16 and bfloat16 on tensor
 cores), cuda in another process without torchvulkan. Each case warms the
 GPU up for two seconds (timing.warm_up: an idle H200 runs at 345 MHz),
@@ -10,7 +10,7 @@ then reports TFLOP/s by GPU timing events, median of 5 runs of 5, repeated
 until two agree (timing.timeit).
 The driver's register count per kernel comes from pipeline statistics.
 
-    python benchmark/gemm_tiles.py [--tiles s128,s256] [--dtype float16] [--quick]
+    python benchmark/gemm_tiles.py [--tiles s128,s256,v128,v256] [--dtype float16] [--quick]
                                    [--match "bmm,g^T@x"] [--json out.json]
 
 --match keeps the cases whose names contain one of its comma-separated
@@ -79,7 +79,7 @@ def measure(device, dtype_name, cases):
 def registers(tile, dtype_name):
     import torchvulkan
     short = {"float16": "f16", "bfloat16": "bf16", "float32": "f32", "float64": "f64"}[dtype_name]
-    kernel = {"t": "gemm_tiled", "s": "gemm_coop", "c": "gemm_coop2"}[tile[0]]
+    kernel = {"t": "gemm_tiled", "s": "gemm_coop", "v": "gemm_coop", "c": "gemm_coop2"}[tile[0]]
     names = [f"{kernel}.{tile}.{short}"] if tile.startswith("t") else [
         f"{kernel}.{tile}_{layout}.{short}" for layout in ("nn", "nt", "tn")]
     found = {}
@@ -92,7 +92,7 @@ def registers(tile, dtype_name):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--tiles", default="s128,s256")
+    parser.add_argument("--tiles", default="s128,s256,v128,v256")
     parser.add_argument("--dtype", default="float16")
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--match", help="comma-separated parts of case names to keep")

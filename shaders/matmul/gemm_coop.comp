@@ -65,6 +65,20 @@ layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer Par
 layout(buffer_reference, std430, buffer_reference_align = 16) buffer Vec8 { uvec4 v; };
 
 const int T = 16;
+// VECTORS (the v tiles; the host takes them when both operands are
+// vector-loadable and every extent is below 2^31): no element-by-element
+// load path and 32-bit coordinates, which leaves the registers for two
+// steps of loads in flight instead of one. On the H200 (float16, TFLOP/s
+// against the s tiles, one workgroup per SM at NVIDIA's 255-register cap
+// either way): bmm 32x1024x1024x1024 217 against 113, K = 256 150 against
+// 70, the MNIST benchmark's g^T @ x at h = 393216 (K = 128) 105 against 78.
+// Compiling the scalar path out alone gave most of it (213, 130, 89); 32-bit
+// coordinates alone nothing (125, 76, 78).
+#ifdef VECTORS
+#define COORD int
+#else
+#define COORD int64_t
+#endif
 const int SG_N = BN / WN;  // subgroups across N
 const int FM = WM / T, FN = WN / T;
 const int PAD = 8;
@@ -83,9 +97,12 @@ const int STAGE_A = STAGE_HALVES_A / UNIT, STAGE_B = STAGE_HALVES_B / UNIT;
 // One array: A's stage, then B's (from SMEM_B). The epilogue reuses it for
 // each subgroup's row of fragments (16 x WN halves, EPI uvec4s) and, after
 // those, a bias fragment (16 x 16 halves, 32 uvec4s) per subgroup, and is
-// sized for whichever use is larger.
+// sized for whichever use is larger. The epilogue's rows are padded by 8
+// halves too (with 128-byte rows the 8 rows of a fragment store shared
+// banks; on the H200 g^T @ x above went from 78 to 82 TFLOP/s).
 const int SMEM_B = STAGE_A;
-const int EPI = T * WN / UNIT, EPI_BIAS = EPI * WORKGROUP / 32, EPI_END = EPI_BIAS + 32 * WORKGROUP / 32;
+const int EPI_PITCH = (WN + PAD) / UNIT;
+const int EPI = T * EPI_PITCH, EPI_BIAS = EPI * WORKGROUP / 32, EPI_END = EPI_BIAS + 32 * WORKGROUP / 32;
 shared uvec4 smem[max(STAGE_A + STAGE_B, EPI_END)];
 
 // An operand seen as [rows, K] (A as it is, B transposed), staged by the
@@ -98,10 +115,10 @@ shared uvec4 smem[max(STAGE_A + STAGE_B, EPI_END)];
 // chunk's plus constants (a full set per chunk took 7 registers; the one-stage
 // configurations sit at NVIDIA's 255-register cap and still spill ~200 bytes).
 struct Operand {
-  int64_t rows, cols;       // extents along its M (or N) and K
+  COORD rows, cols;         // extents along its M (or N) and K
   uint64_t element_bytes;   // address step between the 8 halves of a chunk
   uint64_t step_bytes;      // address step from one BK step to the next
-  int64_t mn, k;            // the first chunk's coordinates, k advanced each step
+  COORD mn, k;              // the first chunk's coordinates, k advanced each step
   int smem, smem_apart;     // the first chunk's stored position and the step to the next (halves)
   int rows_apart;           // rows of the stored tile between consecutive chunks
   bool k_major, vec;
@@ -112,12 +129,12 @@ Operand operand(int64_t rows, int64_t cols, int64_t stride_mn, int64_t stride_k,
   int width = k_major ? BK : tile_mn, pitch = width + PAD;
   int lid = int(gl_LocalInvocationID.x), row = lid / (width / 8), col = (lid % (width / 8)) * 8;
   Operand o;
-  o.rows = rows;
-  o.cols = cols;
+  o.rows = COORD(rows);
+  o.cols = COORD(cols);
   o.element_bytes = uint64_t(k_major ? stride_k : stride_mn) * 2u;
   o.step_bytes = uint64_t(BK * stride_k) * 2u;
-  o.mn = mn0 + (k_major ? row : col);
-  o.k = k0 + (k_major ? col : row);
+  o.mn = COORD(mn0 + (k_major ? row : col));
+  o.k = COORD(k0 + (k_major ? col : row));
   o.smem = row * pitch + col;
   o.rows_apart = WORKGROUP / (width / 8);
   o.smem_apart = o.rows_apart * pitch;
@@ -128,32 +145,38 @@ Operand operand(int64_t rows, int64_t cols, int64_t stride_mn, int64_t stride_k,
 
 // Chunk j's coordinates: rows of the stored tile run along M/N when K is
 // contiguous, along K otherwise.
-int64_t chunk_mn(Operand o, int j) {
+COORD chunk_mn(Operand o, int j) {
   return o.mn + (o.k_major ? j * o.rows_apart : 0);
 }
 
-int64_t chunk_k(Operand o, int j) {
+COORD chunk_k(Operand o, int j) {
   return o.k + (o.k_major ? 0 : j * o.rows_apart);
 }
 
 uint64_t chunk_address(Operand o, uint64_t base, int64_t stride_mn, int64_t stride_k, int j) {
-  return base + uint64_t(chunk_mn(o, j) * stride_mn + chunk_k(o, j) * stride_k) * 2u;
+  return base + uint64_t(int64_t(chunk_mn(o, j)) * stride_mn + int64_t(chunk_k(o, j)) * stride_k) * 2u;
 }
 
-uvec4 load8(Operand o, uint64_t address, int j) {
-  int64_t mn = chunk_mn(o, j), k = chunk_k(o, j);
-  if (o.vec) {
-    // The host checked that the contiguous extent is a multiple of 8, so a
-    // chunk lies wholly inside or wholly outside.
-    if (mn >= o.rows || k >= o.cols) return uvec4(0);
-    return Vec8(address).v;
-  }
+// A chunk of 8 halves read one by one, bounds-checked (operands that are
+// not vector-loadable).
+uvec4 load_elements(Operand o, uint64_t address, COORD mn, COORD k) {
   uint h[8];
   [[unroll]] for (int i = 0; i < 8; ++i) {
     bool inside = o.k_major ? mn < o.rows && k + i < o.cols : mn + i < o.rows && k < o.cols;
     h[i] = inside ? uint(RefU16(address + uint64_t(i) * o.element_bytes).v) : 0u;
   }
   return uvec4(h[0] | (h[1] << 16), h[2] | (h[3] << 16), h[4] | (h[5] << 16), h[6] | (h[7] << 16));
+}
+
+uvec4 load8(Operand o, uint64_t address, int j) {
+  COORD mn = chunk_mn(o, j), k = chunk_k(o, j);
+#ifndef VECTORS
+  if (!o.vec) return load_elements(o, address, mn, k);
+#endif
+  // The host checked that the contiguous extent is a multiple of 8, so a
+  // chunk lies wholly inside or wholly outside.
+  if (mn >= o.rows || k >= o.cols) return uvec4(0);
+  return Vec8(address).v;
 }
 
 void main() {
@@ -230,6 +253,32 @@ void main() {
       [[unroll]] for (int j = 0; j < FN; ++j) acc[i][j] = coopMatMulAdd(fa[i], fb[j], acc[i][j]); \
   }
 
+#ifdef VECTORS
+  // Two steps of loads in flight: step s's registers are refilled with step
+  // s + 2 while step s + 1's are still arriving.
+  uvec4 ra[CA], rb[CB], ra2[CA], rb2[CB];
+  LOAD_FIRST(ra, rb)
+  if (steps > 1) {
+    LOAD_NEXT(ra2, rb2)
+  }
+  for (int s = 0; s < steps; s += 2) {
+    barrier();
+    STASH_TILE(ra, rb)
+    barrier();
+    if (s + 2 < steps) {
+      LOAD_NEXT(ra, rb)
+    }
+    COMPUTE()
+    if (s + 1 >= steps) break;
+    barrier();
+    STASH_TILE(ra2, rb2)
+    barrier();
+    if (s + 3 < steps) {
+      LOAD_NEXT(ra2, rb2)
+    }
+    COMPUTE()
+  }
+#else
   uvec4 ra[CA], rb[CB];
   LOAD_FIRST(ra, rb)
   for (int s = 0; s < steps; ++s) {
@@ -241,6 +290,7 @@ void main() {
     }
     COMPUTE()
   }
+#endif
   barrier();
 
   // Epilogue, after the loop's last barrier (shared memory is free).
@@ -279,7 +329,7 @@ void main() {
         }
         coopmat<ELEM, gl_ScopeSubgroup, T, T, gl_MatrixUseAccumulator> h =
             coopmat<ELEM, gl_ScopeSubgroup, T, T, gl_MatrixUseAccumulator>(v);
-        coopMatStore(h, smem, epi + j * 2, WN / UNIT, gl_CooperativeMatrixLayoutRowMajor);
+        coopMatStore(h, smem, epi + j * 2, EPI_PITCH, gl_CooperativeMatrixLayoutRowMajor);
       }
       subgroupMemoryBarrierShared();
       subgroupBarrier();
@@ -287,7 +337,8 @@ void main() {
       [[unroll]] for (int r = 0; r < EPI / 32; ++r) {
         int e = int(lane) + 32 * r;
         int64_t m = fm + e / (WN / 8), n = n0 + wn + (e % (WN / 8)) * 8;
-        if (m < M && n < N) Vec8(c + uint64_t(batch * p.v[14] + m * p.v[15] + n) * 2u).v = smem[epi + e];
+        if (m < M && n < N)
+          Vec8(c + uint64_t(batch * p.v[14] + m * p.v[15] + n) * 2u).v = smem[epi + (e / (WN / 8)) * EPI_PITCH + e % (WN / 8)];
       }
       subgroupBarrier();
     }

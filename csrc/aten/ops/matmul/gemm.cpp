@@ -25,8 +25,10 @@ namespace {
 // Tile configurations (variants.toml): output tile and step along K.
 // gemm_tiled.comp (the portable tier): t64 and t128 (its float32 step; 8-byte
 // types take half). gemm_coop.comp (float16 and bfloat16 on tensor cores):
-// s128 and s256 (128x256), compiled per operand layout; gemm_coop2.comp the
-// same on NVIDIA's workgroup-scope matrices: c128 and c256.
+// s128 and s256 (128x256), compiled per operand layout, and v128 and v256,
+// the same where both operands are vector-loadable (no element path, two
+// steps of loads in flight: see VECTORS there); gemm_coop2.comp the same on
+// NVIDIA's workgroup-scope matrices: c128 and c256.
 struct Tile {
   const char* name;
   bool coop;
@@ -36,8 +38,10 @@ struct Tile {
 constexpr Tile kTiles[] = {
     {"t64", false, 64, 64, 16, "gemm_tiled"},   {"t128", false, 128, 128, 8, "gemm_tiled"},
     {"s128", true, 128, 128, 32, "gemm_coop"},  {"s256", true, 128, 256, 32, "gemm_coop"},
-    {"c128", true, 128, 128, 32, "gemm_coop2"}, {"c256", true, 128, 256, 32, "gemm_coop2"}};
-constexpr const Tile &kT64 = kTiles[0], &kT128 = kTiles[1], &kS128 = kTiles[2], &kS256 = kTiles[3];
+    {"c128", true, 128, 128, 32, "gemm_coop2"}, {"c256", true, 128, 256, 32, "gemm_coop2"},
+    {"v128", true, 128, 128, 32, "gemm_coop"},  {"v256", true, 128, 256, 32, "gemm_coop"}};
+constexpr const Tile &kT64 = kTiles[0], &kT128 = kTiles[1], &kS128 = kTiles[2], &kS256 = kTiles[3],
+                     &kV128 = kTiles[6], &kV256 = kTiles[7];
 // The larger tiles of a tier are used once the output has this many of
 // them and K is at least the tier's minimum below (H200, float16 8192^3: s256
 // 205 against s128's 191 TFLOP/s, 4096^3 with 512 tiles: 187 against 169;
@@ -77,13 +81,18 @@ int64_t tile_count(const Tile& tile, int64_t batches, int64_t M, int64_t N) {
   return batches * ((M + tile.m - 1) / tile.m) * ((N + tile.n - 1) / tile.n);
 }
 
+bool is_vector_tile(const Tile& tile) { return tile.name[0] == 'v'; }
+
 // The configuration for a product on one tier; `coop2` when the product can
-// take gemm_coop2.comp's forced configuration.
-const Tile& pick_tile(bool coop, bool coop2, int64_t batches, int64_t M, int64_t N, int64_t K) {
+// take gemm_coop2.comp's forced configuration, `vectors` the v tiles.
+const Tile& pick_tile(bool coop, bool coop2, bool vectors, int64_t batches, int64_t M, int64_t N,
+                      int64_t K) {
   const Tile* forced = forced_tile();
-  if (forced && forced->coop == coop && (coop2 || std::string_view(forced->kernel) != "gemm_coop2"))
+  if (forced && forced->coop == coop && (coop2 || std::string_view(forced->kernel) != "gemm_coop2") &&
+      (vectors || !is_vector_tile(*forced)))
     return *forced;
-  const Tile &small = coop ? kS128 : kT64, &large = coop ? kS256 : kT128;
+  const Tile &small = !coop ? kT64 : vectors ? kV128 : kS128,
+             &large = !coop ? kT128 : vectors ? kV256 : kS256;
   return N > small.n && tile_count(large, batches, M, N) >= kLargeTilesMin &&
                  K >= (coop ? kWideTilesMinK : kT128MinK)
              ? large
@@ -241,7 +250,9 @@ void launch_gemm(const at::Tensor& a, const at::Tensor& b, const at::Tensor& out
                dev.pipelines().available(std::string("gemm_coop2.c128_nn.") + dtype_name(inputs)) &&
                a_vectors && b_vectors && out_rows && epilogue == Epilogue::none && no_bias &&
                std::max({M, N, K, sa[1], sa[2], sb[1], sb[2], sc[1]}) < (int64_t{1} << 31);
-  const Tile& tile = pick_tile(use_coop, coop2, batches, M, N, K);
+  // The v tiles index in 32 bits (K with a step of slack).
+  bool vectors = a_vectors && b_vectors && std::max({M, N, K + 64}) < (int64_t{1} << 31);
+  const Tile& tile = pick_tile(use_coop, coop2, vectors, batches, M, N, K);
   std::string name = std::string(tile.kernel) + "." + tile.name;
   if (use_coop)
     name += std::string("_") + (k_major(sa[1], sa[2]) ? "n" : "t") +

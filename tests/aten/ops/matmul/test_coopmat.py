@@ -140,29 +140,32 @@ def _kernels_of(fn):
 
 
 def test_aligned_product_takes_the_configured_kernel(dtype, no_fallback):
-    # The tier's own choice, or under TORCHVULKAN_GEMM_TILE=c128/c256
-    # (test_coop2_tiles) NVIDIA's workgroup-scope kernel for a product it
-    # takes: operands in rows of 8-element-aligned vectors, nothing but alpha.
+    # The tier's own choice (v128: both operands vector-loadable), or the
+    # configuration forced by TORCHVULKAN_GEMM_TILE (test_forced_tiles), for
+    # a product every one takes: operands in rows of 8-element-aligned
+    # vectors, nothing but alpha.
     a, b = torch.randn(256, 64).to(dtype).to("vulkan"), torch.randn(64, 384).to(dtype).to("vulkan")
-    tile = os.environ.get("TORCHVULKAN_GEMM_TILE", "s128")
-    kernel = {"s": "gemm_coop", "c": "gemm_coop2"}[tile[0]]
+    tile = os.environ.get("TORCHVULKAN_GEMM_TILE", "v128")
+    kernel = {"s": "gemm_coop", "v": "gemm_coop", "c": "gemm_coop2"}[tile[0]]
     assert _kernels_of(lambda: a @ b) == [f"{kernel}.{tile}_nn.{_SHORT[dtype]}"]
 
 
-@pytest.mark.parametrize("tile", ["c128", "c256"])
-def test_coop2_tiles(tile):
-    # gemm_coop2.comp (VK_NV_cooperative_matrix2) is never picked by itself
-    # (slower than gemm_coop.comp on the H200, gemm.cpp); every check above
-    # with its configuration forced in a child process (the choice is read
-    # once per process). Products it does not take stay on gemm_coop.comp.
-    name = f"gemm_coop2.{tile}_nn.f16"
+@pytest.mark.parametrize("tile", ["s128", "s256", "v256", "c128", "c256"])
+def test_forced_tiles(tile):
+    # Every check above with one configuration forced in a child process
+    # (the choice is read once per process): the s tiles on vector-loadable
+    # operands too (the tier picks v there), v256 on small products, and
+    # gemm_coop2.comp (VK_NV_cooperative_matrix2), never picked by itself
+    # (slower than gemm_coop.comp on the H200, gemm.cpp). Products a
+    # configuration does not take stay on the tier's own choice.
+    name = f"{'gemm_coop2' if tile[0] == 'c' else 'gemm_coop'}.{tile}_nn.f16"
     if not (_has_tier(torch.float16) and name in torchvulkan._C.kernel_names()):
-        pytest.skip("no VK_NV_cooperative_matrix2 kernels in this build")
+        pytest.skip(f"no {name} in this build or no float16 tier on this device")
     try:
         torchvulkan._C.pipeline_statistics(name, 0)  # makes the pipeline, or says why it cannot
     except RuntimeError as error:
         pytest.skip(str(error))
     env = dict(os.environ, TORCHVULKAN_GEMM_TILE=tile, TORCHVULKAN_STRICT="1")
     proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", __file__,
-                           "-k", "not test_coop2_tiles"], env=env, capture_output=True, text=True)
+                           "-k", "not test_forced_tiles"], env=env, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stdout[-3000:]
