@@ -30,12 +30,10 @@
 #include <torch/library.h>
 
 #include <algorithm>
-#include <array>
 #include <cstring>
 #include <vector>
 
-#include "aten/context.h"
-#include "aten/launch.h"
+#include "aten/ops/volume.h"
 #include "aten/structured.h"
 
 namespace torchvulkan {
@@ -58,12 +56,6 @@ int64_t bits(double value) {
   int64_t b;
   std::memcpy(&b, &value, sizeof(b));
   return b;
-}
-
-// [N, C, spatial...] as [N, C, D, H, W].
-at::Tensor five_d(at::Tensor t) {
-  while (t.dim() < 5) t = t.unsqueeze(2);
-  return t;
 }
 
 // One launch: forward reads input_side and writes output_side, backward
@@ -102,23 +94,10 @@ void resample(bool forward, Mode mode, bool align_corners, const at::Tensor& inp
                       : at::isFloatingType(type),
       "\"upsample_", forward ? "" : "backward_", mode <= kNearestExact ? "nearest" : "interpolate",
       "\" not implemented for '", c10::toString(type), "'");
-  const at::Tensor& written = forward ? out : in;
-  uint64_t invocations = static_cast<uint64_t>(written.numel());
-  if (invocations == 0) return;
-  std::vector<int64_t> words = {reinterpret_cast<int64_t>(in.const_data_ptr()),
-                                reinterpret_cast<int64_t>(out.const_data_ptr()),
-                                in.size(0) * in.size(1),
-                                in.size(1)};
-  for (const at::Tensor* t : {&in, &out}) words.insert(words.end(), t->sizes().begin() + 2, t->sizes().end());
-  for (const at::Tensor* t : {&in, &out}) words.insert(words.end(), t->strides().begin(), t->strides().end());
-  for (const auto* list : {&modes, &float_scales, &double_scales}) words.insert(words.end(), list->begin(), list->end());
-  words.push_back(align_corners);
-  rt::Device& dev = device_for(in);
-  const rt::Kernel& k = dev.pipelines().get(std::string("upsample.") + op + "." + dtype_name(type));
-  std::array<rt::Access, 2> accesses = {span_of(in, !forward), span_of(out, forward)};
-  uint64_t push = 0;  // the stream writes the parameters' address here
-  dev.stream().dispatch(k, &push, sizeof(push), words.data(), static_cast<uint32_t>(words.size() * sizeof(int64_t)),
-                        invocations, accesses);
+  std::vector<int64_t> extra;
+  for (const auto* list : {&modes, &float_scales, &double_scales}) extra.insert(extra.end(), list->begin(), list->end());
+  extra.push_back(align_corners);
+  launch_volume(std::string("upsample.") + op, forward, input_side, output_side, extra);
 }
 
 // The four forms of each op, the scales (one per spatial dimension) passed
