@@ -1,0 +1,41 @@
+#pragma once
+// The column form of a convolution (im2col) and its inverse (col2im), over
+// one to three spatial dimensions: the convolutions multiply weights by
+// columns, and im2col / col2im (F.unfold / F.fold) are these alone.
+//   columns[n, g, (c, k), l] = padded_input[n, g * C/G + c, l * stride + k * dilation]
+// The columns are one strided view of the zero-padded input, copied once by
+// the native copy kernel; col2im adds them back, one strided add per kernel
+// offset. Every step is a native op.
+#include <ATen/core/Tensor.h>
+
+#include <cstdint>
+#include <vector>
+
+namespace torchvulkan::conv {
+
+// Sizes of a convolution over `dims` spatial dimensions, batched input
+// [N, C, in...], weight [O, C / G, kernel...].
+struct Geometry {
+  int64_t batch, channels, outputs, groups;
+  std::vector<int64_t> in, kernel, out, stride, padding, dilation;
+
+  int64_t dims() const { return static_cast<int64_t>(in.size()); }
+  int64_t taps() const { return c10::multiply_integers(kernel); }
+  int64_t positions() const { return c10::multiply_integers(out); }
+  int64_t group_channels() const { return channels / groups; }
+  int64_t group_outputs() const { return outputs / groups; }
+};
+
+// The output positions along each dimension, from in, kernel, stride,
+// padding and dilation.
+void set_positions(Geometry& g);
+
+// columns [N, G, C / G * taps, positions] of the zero-padded input.
+at::Tensor columns(const at::Tensor& input, const Geometry& g);
+
+// The input [N, C, in...] whose columns() gradient is `grad_columns`
+// ([N, G, C / G * taps, positions]): each column added back where it came
+// from (col2im).
+at::Tensor add_columns(const at::Tensor& grad_columns, const Geometry& g);
+
+}  // namespace torchvulkan::conv

@@ -1,0 +1,56 @@
+"""F.unfold and F.fold (im2col / col2im, csrc/aten/ops/conv/unfold.cpp) on the
+vulkan device, in strict mode against the CPU: values and gradients over
+kernel sizes, dilation, padding and stride, batched and not, and the CPU's
+errors."""
+
+import pytest
+import torch
+import torch.nn.functional as F
+
+from tests.opinfo import check_op, parametrize
+
+# input shape, kernel, dilation, padding, stride
+CASES = [
+    ((2, 3, 7, 8), 3, 1, 0, 1),
+    ((2, 3, 7, 8), (2, 3), (1, 2), (1, 0), (2, 1)),
+    ((3, 6, 6), 2, 1, 1, 2),  # unbatched
+    ((1, 2, 5, 5), 5, 1, 2, 1),
+]
+
+
+@pytest.mark.parametrize("shape,kernel,dilation,padding,stride", CASES, ids=str)
+def test_unfold_and_fold_match_cpu(shape, kernel, dilation, padding, stride, no_fallback):
+    torch.manual_seed(0)
+    args = (kernel, dilation, padding, stride)
+    x = torch.randn(shape, requires_grad=True)
+    xv = x.detach().to("vulkan").requires_grad_()
+    cols, colsv = F.unfold(x, *args), F.unfold(xv, *args)
+    torch.testing.assert_close(colsv.cpu(), cols)
+    grad = torch.randn(cols.shape)
+    cols.backward(grad)
+    colsv.backward(grad.to("vulkan"))
+    torch.testing.assert_close(xv.grad.cpu(), x.grad)
+    # fold is unfold's adjoint: its gradient is unfold.
+    c = torch.randn(cols.shape, requires_grad=True)
+    cv = c.detach().to("vulkan").requires_grad_()
+    out, outv = F.fold(c, shape[-2:], *args), F.fold(cv, shape[-2:], *args)
+    torch.testing.assert_close(outv.cpu(), out)
+    g = torch.randn(out.shape)
+    out.backward(g)
+    outv.backward(g.to("vulkan"))
+    torch.testing.assert_close(cv.grad.cpu(), c.grad)
+
+
+def test_errors(no_fallback):
+    x = torch.ones(1, 2, 4, 4, device="vulkan")
+    with pytest.raises(RuntimeError, match="kernel size should be greater than zero"):
+        torch.ops.aten.im2col(x, [0, 2], [1, 1], [0, 0], [1, 1])
+    with pytest.raises(RuntimeError, match="Given input with spatial size"):
+        F.unfold(x, 5)
+    with pytest.raises(RuntimeError, match="Expected size of input's dimension 1 to be divisible by the product"):
+        F.fold(torch.ones(1, 5, 9, device="vulkan"), (4, 4), 2)
+
+
+@parametrize(["nn.functional.unfold"], variants=["functional"])
+def test_opinfo(op, dtype, variant, no_fallback):
+    check_op(op, dtype, variant)
