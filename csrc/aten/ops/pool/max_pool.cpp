@@ -1,9 +1,12 @@
-// max_pool2d_with_indices (one invocation per output element,
-// shaders/pool/max_pool2d.comp) and its backward, which adds each output's
-// gradient at its index: a native scatter_add over the H x W planes. ATen's
-// meta functions check the arguments and size the outputs (ceil_mode
-// included); max_pool1d and the max_pool2d module reach these through
-// PyTorch's composites.
+// max_pool2d_with_indices and adaptive_max_pool2d (one invocation per
+// output element, shaders/pool/max_pool2d.comp, adaptive_max_pool2d.comp)
+// and their backwards, which add each output's gradient at its index: a
+// native scatter_add over the H x W planes. ATen's meta functions check the
+// arguments and size the outputs (ceil_mode included); max_pool1d,
+// adaptive_max_pool1d and the modules reach these through PyTorch's
+// composites.
+#include <ATen/ops/adaptive_max_pool2d_backward_meta.h>
+#include <ATen/ops/adaptive_max_pool2d_meta.h>
 #include <ATen/ops/max_pool2d_with_indices_backward_meta.h>
 #include <ATen/ops/max_pool2d_with_indices_meta.h>
 #include <ATen/ops/zeros.h>
@@ -78,9 +81,48 @@ at::Tensor& max_pool2d_with_indices_backward_out(
   return grad_input;
 }
 
+void adaptive_forward(const at::Tensor& input, const at::Tensor& values, const at::Tensor& indices) {
+  pool::launch_planes("adaptive_max_pool2d.forward", {{input, false}, {values, true}, {indices, true}}, 1, {});
+}
+
+std::tuple<at::Tensor, at::Tensor> adaptive_max_pool2d(const at::Tensor& self, at::IntArrayRef output_size) {
+  Functional<m::structured_adaptive_max_pool2d> meta;
+  meta.meta(self, output_size);
+  adaptive_forward(self, meta.outputs_[0], meta.outputs_[1]);
+  return {meta.outputs_[0], meta.outputs_[1]};
+}
+
+std::tuple<at::Tensor&, at::Tensor&> adaptive_max_pool2d_out(const at::Tensor& self, at::IntArrayRef output_size,
+                                                             at::Tensor& out, at::Tensor& indices) {
+  Out<m::structured_adaptive_max_pool2d> meta(out, indices);
+  meta.meta(self, output_size);
+  adaptive_forward(self, out, indices);
+  return {out, indices};
+}
+
+at::Tensor adaptive_max_pool2d_backward(const at::Tensor& grad_output, const at::Tensor& self,
+                                        const at::Tensor& indices) {
+  Functional<m::structured_adaptive_max_pool2d_backward> meta;
+  meta.meta(grad_output, self, indices);
+  backward(grad_output, indices, meta.outputs_[0]);
+  return meta.outputs_[0];
+}
+
+at::Tensor& adaptive_max_pool2d_backward_out(const at::Tensor& grad_output, const at::Tensor& self,
+                                             const at::Tensor& indices, at::Tensor& grad_input) {
+  Out<m::structured_adaptive_max_pool2d_backward> meta(grad_input);
+  meta.meta(grad_output, self, indices);
+  backward(grad_output, indices, grad_input);
+  return grad_input;
+}
+
 }  // namespace
 
 TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
+  m.impl("adaptive_max_pool2d", adaptive_max_pool2d);
+  m.impl("adaptive_max_pool2d.out", adaptive_max_pool2d_out);
+  m.impl("adaptive_max_pool2d_backward", adaptive_max_pool2d_backward);
+  m.impl("adaptive_max_pool2d_backward.grad_input", adaptive_max_pool2d_backward_out);
   m.impl("max_pool2d_with_indices", max_pool2d_with_indices);
   m.impl("max_pool2d_with_indices.out", max_pool2d_with_indices_out);
   m.impl("max_pool2d_with_indices_backward", max_pool2d_with_indices_backward);

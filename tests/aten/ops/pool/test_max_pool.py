@@ -61,3 +61,32 @@ def test_ties_nan_and_layout(no_fallback):
 @parametrize(["nn.functional.max_pool1d", "nn.functional.max_pool2d"], variants=["functional"])
 def test_opinfo(op, dtype, variant, no_fallback):
     check_op(op, dtype, variant)
+
+
+@pytest.mark.parametrize("shape,output_size", [((2, 3, 7, 9), (3, 4)), ((3, 10, 10), (4, 4)), ((1, 2, 5, 5), (7, 2)),
+                                               ((2, 2, 6, 6), (1, 1))], ids=str)
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float16], ids=str)
+def test_adaptive_matches_cpu(shape, output_size, dtype, no_fallback):
+    torch.manual_seed(0)
+    x, xv = leaf_pair(torch.randn(shape).to(dtype))
+    (out, idx), (outv, idxv) = (F.adaptive_max_pool2d(t, output_size, return_indices=True) for t in (x, xv))
+    torch.testing.assert_close(outv.cpu(), out)
+    torch.testing.assert_close(idxv.cpu(), idx)
+    grad = torch.randn(out.shape).to(dtype)
+    out.backward(grad)
+    outv.backward(grad.to("vulkan"))
+    torch.testing.assert_close(xv.grad.cpu(), x.grad)
+
+
+def test_adaptive_nan_and_bad_input(no_fallback):
+    x = torch.zeros(1, 1, 4, 4)
+    x[0, 0, 1, 2] = float("nan")
+    torch.testing.assert_close(F.adaptive_max_pool2d(x.to("vulkan"), 2, return_indices=True)[1].cpu(),
+                               F.adaptive_max_pool2d(x, 2, return_indices=True)[1])
+    with pytest.raises(RuntimeError, match="non-zero size for non-batch dimensions"):
+        F.adaptive_max_pool2d(torch.ones(1, 0, 4, 4, device="vulkan"), 2)
+
+
+@parametrize(["nn.functional.adaptive_max_pool1d", "nn.functional.adaptive_max_pool2d"], variants=["functional"])
+def test_adaptive_opinfo(op, dtype, variant, no_fallback):
+    check_op(op, dtype, variant)
