@@ -1,6 +1,7 @@
-"""max_pool1d/max_pool2d on the vulkan device (csrc/aten/ops/pool/max_pool.cpp),
-in strict mode against the CPU: values, indices (ties, NaN) and gradients
-over strides, padding, dilation, ceil_mode, layouts and dtypes."""
+"""max_pool1d/max_pool2d and adaptive_max_pool1d/2d on the vulkan device
+(csrc/aten/ops/pool/max_pool.cpp), in strict mode against the CPU: values,
+indices (ties, NaN) and gradients over strides, padding, dilation,
+ceil_mode, output sizes, layouts and dtypes."""
 
 import pytest
 import torch
