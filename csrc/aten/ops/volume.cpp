@@ -20,15 +20,18 @@ void launch_volume(const std::string& kernel, bool forward, const at::Tensor& in
   std::vector<int64_t> words = {reinterpret_cast<int64_t>(in.const_data_ptr()),
                                 reinterpret_cast<int64_t>(out.const_data_ptr()),
                                 in.size(0) * in.size(1), in.size(1)};
-  for (const at::Tensor* t : {&in, &out}) words.insert(words.end(), t->sizes().begin() + 2, t->sizes().end());
-  for (const at::Tensor* t : {&in, &out}) words.insert(words.end(), t->strides().begin(), t->strides().end());
+  for (const at::Tensor* t : {&in, &out})
+    words.insert(words.end(), t->sizes().begin() + 2, t->sizes().end());
+  for (const at::Tensor* t : {&in, &out})
+    words.insert(words.end(), t->strides().begin(), t->strides().end());
   words.insert(words.end(), extra.begin(), extra.end());
   rt::Device& dev = device_for(in);
   const rt::Kernel& k = dev.pipelines().get(kernel + "." + dtype_name(in.scalar_type()));
   std::array<rt::Access, 2> accesses = {span_of(in, !forward), span_of(out, forward)};
   uint64_t push = 0;  // the stream writes the parameters' address here
-  dev.stream().dispatch(k, &push, sizeof(push), words.data(), static_cast<uint32_t>(words.size() * sizeof(int64_t)),
-                        invocations, accesses);
+  dev.stream().dispatch(k, &push, sizeof(push), words.data(),
+                        static_cast<uint32_t>(words.size() * sizeof(int64_t)), invocations,
+                        accesses);
 }
 
 }  // namespace torchvulkan

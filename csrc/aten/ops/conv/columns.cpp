@@ -44,7 +44,8 @@ std::vector<int64_t> column_sizes(const Geometry& g) {
 void set_positions(Geometry& g) {
   g.out.clear();
   for (int64_t d = 0; d < g.dims(); ++d)
-    g.out.push_back((g.in[d] + 2 * g.padding[d] - g.dilation[d] * (g.kernel[d] - 1) - 1) / g.stride[d] + 1);
+    g.out.push_back(
+        (g.in[d] + 2 * g.padding[d] - g.dilation[d] * (g.kernel[d] - 1) - 1) / g.stride[d] + 1);
 }
 
 // columns [N, G, C / G * taps, positions] of the zero-padded input: its

@@ -56,9 +56,10 @@ at::Tensor product(const at::Tensor& input, const at::Tensor& weight, const Geom
 // The gradient of product() for its input, from `grad` ([N, O, out...]):
 // the columns' gradient, added back into the input (col2im).
 at::Tensor input_gradient(const at::Tensor& grad, const at::Tensor& weight, const Geometry& g) {
-  return conv::add_columns(at::matmul(weight_matrix(weight, g).transpose(-1, -2),
-                                grad.reshape({g.batch, g.groups, g.group_outputs(), g.positions()})),
-                     g);
+  return conv::add_columns(
+      at::matmul(weight_matrix(weight, g).transpose(-1, -2),
+                 grad.reshape({g.batch, g.groups, g.group_outputs(), g.positions()})),
+      g);
 }
 
 // The gradient of product() for the weight: the sum over n and l of

@@ -81,18 +81,25 @@ int64_t tile_count(const Tile& tile, int64_t batches, int64_t M, int64_t N) {
   return batches * ((M + tile.m - 1) / tile.m) * ((N + tile.n - 1) / tile.n);
 }
 
-bool is_vector_tile(const Tile& tile) { return tile.name[0] == 'v'; }
+bool is_vector_tile(const Tile& tile) {
+  return tile.name[0] == 'v';
+}
 
 // The configuration for a product on one tier; `coop2` when the product can
 // take gemm_coop2.comp's forced configuration, `vectors` the v tiles.
 const Tile& pick_tile(bool coop, bool coop2, bool vectors, int64_t batches, int64_t M, int64_t N,
                       int64_t K) {
   const Tile* forced = forced_tile();
-  if (forced && forced->coop == coop && (coop2 || std::string_view(forced->kernel) != "gemm_coop2") &&
+  if (forced && forced->coop == coop &&
+      (coop2 || std::string_view(forced->kernel) != "gemm_coop2") &&
       (vectors || !is_vector_tile(*forced)))
     return *forced;
-  const Tile &small = !coop ? kT64 : vectors ? kV128 : kS128,
-             &large = !coop ? kT128 : vectors ? kV256 : kS256;
+  const Tile &small = !coop     ? kT64
+                      : vectors ? kV128
+                                : kS128,
+             &large = !coop     ? kT128
+                      : vectors ? kV256
+                                : kS256;
   return N > small.n && tile_count(large, batches, M, N) >= kLargeTilesMin &&
                  K >= (coop ? kWideTilesMinK : kT128MinK)
              ? large

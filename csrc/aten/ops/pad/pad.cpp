@@ -33,10 +33,11 @@ namespace m = at::meta;
 void pad(bool forward, bool reflect, const at::Tensor& input_side, const at::Tensor& output_side,
          at::IntArrayRef padding) {
   c10::ScalarType type = input_side.scalar_type();
-  TORCH_CHECK_NOT_IMPLEMENTED(
-      forward ? at::isFloatingType(type) || at::isIntegralType(type, false) : at::isFloatingType(type),
-      "\"", reflect ? "reflection" : "replication", "_pad", forward ? "" : "_backward", "\" not implemented for '",
-      c10::toString(type), "'");
+  TORCH_CHECK_NOT_IMPLEMENTED(forward ? at::isFloatingType(type) || at::isIntegralType(type, false)
+                                      : at::isFloatingType(type),
+                              "\"", reflect ? "reflection" : "replication", "_pad",
+                              forward ? "" : "_backward", "\" not implemented for '",
+                              c10::toString(type), "'");
   // padding: (before, after) per dimension, the last dimension first.
   int64_t dims = static_cast<int64_t>(padding.size()) / 2;
   std::vector<int64_t> extra(3, 0);
@@ -44,8 +45,8 @@ void pad(bool forward, bool reflect, const at::Tensor& input_side, const at::Ten
   extra.push_back(reflect);
   // Unbatched [C, spatial...] as one batch.
   auto batched = [dims](const at::Tensor& t) { return t.dim() == dims + 1 ? t.unsqueeze(0) : t; };
-  launch_volume(forward ? "pad.forward" : "pad.backward", forward, batched(input_side), batched(output_side),
-                extra);
+  launch_volume(forward ? "pad.forward" : "pad.backward", forward, batched(input_side),
+                batched(output_side), extra);
 }
 
 template <class Meta, bool reflect>
@@ -65,7 +66,8 @@ at::Tensor& padded_out(const at::Tensor& self, at::IntArrayRef padding, at::Tens
 }
 
 template <class Meta, bool reflect>
-at::Tensor pad_backward(const at::Tensor& grad_output, const at::Tensor& self, at::IntArrayRef padding) {
+at::Tensor pad_backward(const at::Tensor& grad_output, const at::Tensor& self,
+                        at::IntArrayRef padding) {
   Functional<Meta> meta;
   meta.meta(grad_output, self, padding);
   pad(false, reflect, meta.outputs_[0], grad_output, padding);
@@ -73,8 +75,8 @@ at::Tensor pad_backward(const at::Tensor& grad_output, const at::Tensor& self, a
 }
 
 template <class Meta, bool reflect>
-at::Tensor& pad_backward_out(const at::Tensor& grad_output, const at::Tensor& self, at::IntArrayRef padding,
-                             at::Tensor& grad_input) {
+at::Tensor& pad_backward_out(const at::Tensor& grad_output, const at::Tensor& self,
+                             at::IntArrayRef padding, at::Tensor& grad_input) {
   Out<Meta> meta(grad_input);
   meta.meta(grad_output, self, padding);
   pad(false, reflect, grad_input, grad_output, padding);
@@ -83,7 +85,8 @@ at::Tensor& pad_backward_out(const at::Tensor& grad_output, const at::Tensor& se
 
 // The padded sizes of `input` over its last `dims` dimensions, checked as
 // the CPU checks reflection_pad2d (reflect) and the replication backwards.
-std::vector<int64_t> padded_sizes(const at::Tensor& input, at::IntArrayRef padding, int64_t dims, bool reflect) {
+std::vector<int64_t> padded_sizes(const at::Tensor& input, at::IntArrayRef padding, int64_t dims,
+                                  bool reflect) {
   if (dims == 2) {
     at::native::padding::check_valid_input<2>(input, padding);
   } else {
@@ -92,12 +95,13 @@ std::vector<int64_t> padded_sizes(const at::Tensor& input, at::IntArrayRef paddi
   std::vector<int64_t> sizes = input.sizes().vec();
   for (int64_t d = 0; d < dims; ++d) {
     int64_t dim = input.dim() - 1 - d, before = padding[2 * d], after = padding[2 * d + 1];
-    TORCH_CHECK(!reflect || (before < input.size(dim) && after < input.size(dim)), "Argument #", 4 + 2 * d,
-                ": Padding size should be less than the corresponding input dimension, but got: padding (", before,
-                ", ", after, ") at dimension ", dim, " of input ", input.sizes());
+    TORCH_CHECK(
+        !reflect || (before < input.size(dim) && after < input.size(dim)), "Argument #", 4 + 2 * d,
+        ": Padding size should be less than the corresponding input dimension, but got: padding (",
+        before, ", ", after, ") at dimension ", dim, " of input ", input.sizes());
     sizes[dim] += before + after;
-    TORCH_CHECK(sizes[dim] >= 1, "input ", input.sizes(), " is too small. Calculated output size ", sizes[dim],
-                " at dimension ", dim);
+    TORCH_CHECK(sizes[dim] >= 1, "input ", input.sizes(), " is too small. Calculated output size ",
+                sizes[dim], " at dimension ", dim);
   }
   return sizes;
 }
@@ -118,18 +122,20 @@ at::Tensor reflection_pad2d(const at::Tensor& self, at::IntArrayRef padding) {
 // The backwards that are not structured: grad_input has self's shape, and
 // grad_output the padded one.
 template <int64_t dims, bool reflect>
-at::Tensor& unstructured_backward_out(const at::Tensor& grad_output, const at::Tensor& self, at::IntArrayRef padding,
-                                      at::Tensor& grad_input) {
+at::Tensor& unstructured_backward_out(const at::Tensor& grad_output, const at::Tensor& self,
+                                      at::IntArrayRef padding, at::Tensor& grad_input) {
   std::vector<int64_t> expected = padded_sizes(self, padding, dims, reflect);
-  TORCH_CHECK(grad_output.sizes() == at::IntArrayRef(expected), "grad_output sizes unexpected. Expected: ",
-              at::IntArrayRef(expected), ", Got: ", grad_output.sizes());
+  TORCH_CHECK(grad_output.sizes() == at::IntArrayRef(expected),
+              "grad_output sizes unexpected. Expected: ", at::IntArrayRef(expected),
+              ", Got: ", grad_output.sizes());
   at::native::resize_output(grad_input, self.sizes());
   pad(false, reflect, grad_input, grad_output, padding);
   return grad_input;
 }
 
 template <int64_t dims, bool reflect>
-at::Tensor unstructured_backward(const at::Tensor& grad_output, const at::Tensor& self, at::IntArrayRef padding) {
+at::Tensor unstructured_backward(const at::Tensor& grad_output, const at::Tensor& self,
+                                 at::IntArrayRef padding) {
   at::Tensor grad_input = at::empty_like(self, self.suggest_memory_format());
   return unstructured_backward_out<dims, reflect>(grad_output, self, padding, grad_input);
 }
@@ -139,19 +145,24 @@ at::Tensor unstructured_backward(const at::Tensor& grad_output, const at::Tensor
 TORCH_LIBRARY_IMPL(aten, PrivateUse1, lib) {
   lib.impl("reflection_pad1d", padded<m::structured_reflection_pad1d, true>);
   lib.impl("reflection_pad1d.out", padded_out<m::structured_reflection_pad1d, true>);
-  lib.impl("reflection_pad1d_backward", pad_backward<m::structured_reflection_pad1d_backward, true>);
-  lib.impl("reflection_pad1d_backward.grad_input", pad_backward_out<m::structured_reflection_pad1d_backward, true>);
+  lib.impl("reflection_pad1d_backward",
+           pad_backward<m::structured_reflection_pad1d_backward, true>);
+  lib.impl("reflection_pad1d_backward.grad_input",
+           pad_backward_out<m::structured_reflection_pad1d_backward, true>);
   lib.impl("reflection_pad2d", reflection_pad2d);
   lib.impl("reflection_pad2d.out", reflection_pad2d_out);
   lib.impl("reflection_pad2d_backward", unstructured_backward<2, true>);
   lib.impl("reflection_pad2d_backward.grad_input", unstructured_backward_out<2, true>);
   lib.impl("reflection_pad3d", padded<m::structured_reflection_pad3d, true>);
   lib.impl("reflection_pad3d.out", padded_out<m::structured_reflection_pad3d, true>);
-  lib.impl("reflection_pad3d_backward", pad_backward<m::structured_reflection_pad3d_backward, true>);
-  lib.impl("reflection_pad3d_backward.grad_input", pad_backward_out<m::structured_reflection_pad3d_backward, true>);
+  lib.impl("reflection_pad3d_backward",
+           pad_backward<m::structured_reflection_pad3d_backward, true>);
+  lib.impl("reflection_pad3d_backward.grad_input",
+           pad_backward_out<m::structured_reflection_pad3d_backward, true>);
   lib.impl("replication_pad1d", padded<m::structured_replication_pad1d, false>);
   lib.impl("replication_pad1d.out", padded_out<m::structured_replication_pad1d, false>);
-  lib.impl("replication_pad1d_backward", pad_backward<m::structured_replication_pad1d_backward, false>);
+  lib.impl("replication_pad1d_backward",
+           pad_backward<m::structured_replication_pad1d_backward, false>);
   lib.impl("replication_pad1d_backward.grad_input",
            pad_backward_out<m::structured_replication_pad1d_backward, false>);
   lib.impl("replication_pad2d", padded<m::structured_replication_pad2d, false>);

@@ -81,18 +81,22 @@ at::Tensor& max_pool2d_with_indices_backward_out(
   return grad_input;
 }
 
-void adaptive_forward(const at::Tensor& input, const at::Tensor& values, const at::Tensor& indices) {
-  pool::launch_planes("adaptive_max_pool2d.forward", {{input, false}, {values, true}, {indices, true}}, 1, {});
+void adaptive_forward(const at::Tensor& input, const at::Tensor& values,
+                      const at::Tensor& indices) {
+  pool::launch_planes("adaptive_max_pool2d.forward",
+                      {{input, false}, {values, true}, {indices, true}}, 1, {});
 }
 
-std::tuple<at::Tensor, at::Tensor> adaptive_max_pool2d(const at::Tensor& self, at::IntArrayRef output_size) {
+std::tuple<at::Tensor, at::Tensor> adaptive_max_pool2d(const at::Tensor& self,
+                                                       at::IntArrayRef output_size) {
   Functional<m::structured_adaptive_max_pool2d> meta;
   meta.meta(self, output_size);
   adaptive_forward(self, meta.outputs_[0], meta.outputs_[1]);
   return {meta.outputs_[0], meta.outputs_[1]};
 }
 
-std::tuple<at::Tensor&, at::Tensor&> adaptive_max_pool2d_out(const at::Tensor& self, at::IntArrayRef output_size,
+std::tuple<at::Tensor&, at::Tensor&> adaptive_max_pool2d_out(const at::Tensor& self,
+                                                             at::IntArrayRef output_size,
                                                              at::Tensor& out, at::Tensor& indices) {
   Out<m::structured_adaptive_max_pool2d> meta(out, indices);
   meta.meta(self, output_size);

@@ -95,7 +95,8 @@ void resample(bool forward, Mode mode, bool align_corners, const at::Tensor& inp
       "\"upsample_", forward ? "" : "backward_", mode <= kNearestExact ? "nearest" : "interpolate",
       "\" not implemented for '", c10::toString(type), "'");
   std::vector<int64_t> extra;
-  for (const auto* list : {&modes, &float_scales, &double_scales}) extra.insert(extra.end(), list->begin(), list->end());
+  for (const auto* list : {&modes, &float_scales, &double_scales})
+    extra.insert(extra.end(), list->begin(), list->end());
   extra.push_back(align_corners);
   launch_volume(std::string("upsample.") + op, forward, input_side, output_side, extra);
 }
@@ -111,7 +112,8 @@ at::Tensor nearest(const at::Tensor& self, at::IntArrayRef output_size, S... sca
 }
 
 template <class Meta, Mode mode, class... S>
-at::Tensor& nearest_out(const at::Tensor& self, at::IntArrayRef output_size, S... scales, at::Tensor& out) {
+at::Tensor& nearest_out(const at::Tensor& self, at::IntArrayRef output_size, S... scales,
+                        at::Tensor& out) {
   Out<Meta> meta(out);
   meta.meta(self, output_size, scales...);
   resample(true, mode, false, self, out, {scales...});
@@ -119,8 +121,8 @@ at::Tensor& nearest_out(const at::Tensor& self, at::IntArrayRef output_size, S..
 }
 
 template <class Meta, Mode mode, class... S>
-at::Tensor nearest_backward(const at::Tensor& grad_output, at::IntArrayRef output_size, at::IntArrayRef input_size,
-                            S... scales) {
+at::Tensor nearest_backward(const at::Tensor& grad_output, at::IntArrayRef output_size,
+                            at::IntArrayRef input_size, S... scales) {
   Functional<Meta> meta;
   meta.meta(grad_output, output_size, input_size, scales...);
   resample(false, mode, false, meta.outputs_[0], grad_output, {scales...});
@@ -137,7 +139,8 @@ at::Tensor& nearest_backward_out(const at::Tensor& grad_output, at::IntArrayRef 
 }
 
 template <class Meta, Mode mode, class... S>
-at::Tensor interpolate(const at::Tensor& self, at::IntArrayRef output_size, bool align_corners, S... scales) {
+at::Tensor interpolate(const at::Tensor& self, at::IntArrayRef output_size, bool align_corners,
+                       S... scales) {
   Functional<Meta> meta;
   meta.meta(self, output_size, align_corners, scales...);
   resample(true, mode, align_corners, self, meta.outputs_[0], {scales...});
@@ -145,8 +148,8 @@ at::Tensor interpolate(const at::Tensor& self, at::IntArrayRef output_size, bool
 }
 
 template <class Meta, Mode mode, class... S>
-at::Tensor& interpolate_out(const at::Tensor& self, at::IntArrayRef output_size, bool align_corners, S... scales,
-                            at::Tensor& out) {
+at::Tensor& interpolate_out(const at::Tensor& self, at::IntArrayRef output_size, bool align_corners,
+                            S... scales, at::Tensor& out) {
   Out<Meta> meta(out);
   meta.meta(self, output_size, align_corners, scales...);
   resample(true, mode, align_corners, self, out, {scales...});
@@ -176,11 +179,12 @@ at::Tensor& interpolate_backward_out(const at::Tensor& grad_output, at::IntArray
 
 // Registers an op's functional, out=, backward and backward out= forms:
 // FAMILY is nearest or interpolate, the variadic part the scale types.
-#define TV_UPSAMPLE(library, name, FAMILY, mode, ...)                                         \
-  library.impl(#name, FAMILY<m::structured_##name, mode, __VA_ARGS__>);                            \
-  library.impl(#name ".out", FAMILY##_out<m::structured_##name, mode, __VA_ARGS__>);               \
-  library.impl(#name "_backward", FAMILY##_backward<m::structured_##name##_backward, mode, __VA_ARGS__>); \
-  library.impl(#name "_backward.grad_input",                                                        \
+#define TV_UPSAMPLE(library, name, FAMILY, mode, ...)                                  \
+  library.impl(#name, FAMILY<m::structured_##name, mode, __VA_ARGS__>);                \
+  library.impl(#name ".out", FAMILY##_out<m::structured_##name, mode, __VA_ARGS__>);   \
+  library.impl(#name "_backward",                                                      \
+               FAMILY##_backward<m::structured_##name##_backward, mode, __VA_ARGS__>); \
+  library.impl(#name "_backward.grad_input",                                           \
                FAMILY##_backward_out<m::structured_##name##_backward, mode, __VA_ARGS__>)
 
 TORCH_LIBRARY_IMPL(aten, PrivateUse1, lib) {
@@ -189,8 +193,7 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, lib) {
   TV_UPSAMPLE(lib, upsample_nearest3d, nearest, kNearest, Scale, Scale, Scale);
   TV_UPSAMPLE(lib, _upsample_nearest_exact1d, nearest, kNearestExact, Scale);
   TV_UPSAMPLE(lib, _upsample_nearest_exact2d, nearest, kNearestExact, Scale, Scale);
-  TV_UPSAMPLE(lib, _upsample_nearest_exact3d, nearest, kNearestExact, Scale, Scale,
-              Scale);
+  TV_UPSAMPLE(lib, _upsample_nearest_exact3d, nearest, kNearestExact, Scale, Scale, Scale);
   TV_UPSAMPLE(lib, upsample_linear1d, interpolate, kLinear, Scale);
   TV_UPSAMPLE(lib, upsample_bilinear2d, interpolate, kLinear, Scale, Scale);
   TV_UPSAMPLE(lib, upsample_trilinear3d, interpolate, kLinear, Scale, Scale, Scale);
