@@ -1,6 +1,8 @@
 // Comparisons (eq, ne, lt, le, gt, ge against a tensor or a scalar) and the
-// logical ops (and, or, xor, not); bool out.
+// logical ops (and, or, xor, not); bool out. torch.equal: eq, then all, read
+// back (its result is a host bool, so it waits for the device as on CUDA).
 #include <ATen/ops/empty.h>
+#include <ATen/ops/eq.h>
 #include <ATen/ops/eq_meta.h>
 #include <ATen/ops/ge_meta.h>
 #include <ATen/ops/gt_meta.h>
@@ -105,6 +107,17 @@ at::Tensor& logical_not_out(const at::Tensor& x, at::Tensor& out) {
   return out;
 }
 
+// The CPU's checks; then the same sizes and every element equal (NaN never is).
+bool equal(const at::Tensor& self, const at::Tensor& other) {
+  TORCH_CHECK(self.device() == other.device(), "Cannot compare two tensors on different devices. Got: ",
+              self.device(), " and ", other.device());
+  TORCH_CHECK(self.dtype() == other.dtype(), "Expected object of scalar type ", self.dtype(),
+              " but got scalar type ", other.dtype(), " for argument 'other'");
+  if (!self.is_same_size(other)) return false;
+  if (self.numel() == 0) return true;
+  return at::eq(self, other).all().item<bool>();
+}
+
 }  // namespace
 
 #define REGISTER_COMPARE(m, name)                 \
@@ -116,6 +129,7 @@ at::Tensor& logical_not_out(const at::Tensor& x, at::Tensor& out) {
   m.impl(#name ".Scalar_out", name##_scalar_out);
 
 TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
+  m.impl("equal", equal);
   REGISTER_COMPARE(m, eq)
   REGISTER_COMPARE(m, ne)
   REGISTER_COMPARE(m, lt)

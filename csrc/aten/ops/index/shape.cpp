@@ -1,7 +1,7 @@
 // Shape ops: cat (one launch for contiguous inputs of the output's dtype,
 // shaders/index/cat.comp; otherwise one copy per input into its slice of the
-// output, which also converts dtypes), tril/triu, roll (ATen's formula: cat of two slices) and
-// the unfold view that repeat needs.
+// output, which also converts dtypes), tril/triu, roll (ATen's formula: cat of two slices),
+// channel_shuffle (a transposed view, copied) and the unfold view that repeat needs.
 #include <ATen/MemoryOverlap.h>
 #include <ATen/native/TensorShape.h>
 #include <ATen/ops/arange.h>
@@ -155,6 +155,19 @@ at::Tensor roll(const at::Tensor& self, at::IntArrayRef shifts, at::IntArrayRef 
   return at::cat({self.narrow(dim, start, size - start), self.narrow(dim, 0, start)}, dim);
 }
 
+// [N, C, ...] with the channels as [groups, C / groups] read transposed: the
+// CPU's checks, then one copy.
+at::Tensor channel_shuffle(const at::Tensor& self, int64_t groups) {
+  TORCH_CHECK(self.dim() > 2, "channel_shuffle expects input to have at least 3 dimensions, but got input with sizes ",
+              self.sizes());
+  TORCH_CHECK(groups > 0, "Number of groups to divide channels in must be positive.", " Value of groups:", groups);
+  TORCH_CHECK(self.size(1) % groups == 0, "Number of channels must be divisible by groups. Got ", self.size(1),
+              " channels and ", groups, " groups.");
+  std::vector<int64_t> split = {self.size(0), groups, self.size(1) / groups};
+  split.insert(split.end(), self.sizes().begin() + 2, self.sizes().end());
+  return self.reshape(split).transpose(1, 2).contiguous().view(self.sizes()).contiguous(self.suggest_memory_format());
+}
+
 }  // namespace
 
 TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
@@ -163,6 +176,7 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("tril.out", tril_out);
   m.impl("triu.out", triu_out);
   m.impl("roll", roll);
+  m.impl("channel_shuffle", channel_shuffle);
   m.impl("unfold", at::native::unfold);
 }
 
