@@ -64,3 +64,11 @@ def test_cat_of_many_inputs(no_fallback):
     parts = [torch.randn(2, k % 5) for k in range(70)]  # past the one-launch table's 64 inputs
     torch.testing.assert_close(torch.cat([p.to("vulkan") for p in parts], 1).cpu(), torch.cat(parts, 1))
     torch.testing.assert_close(torch.cat([p.to("vulkan") for p in parts[:40]], 1).cpu(), torch.cat(parts[:40], 1))
+
+
+def test_channel_shuffle(no_fallback):
+    x = torch.randn(2, 6, 3, 3)
+    torch.testing.assert_close(torch.nn.functional.channel_shuffle(x.to("vulkan"), 3).cpu(),
+                               torch.nn.functional.channel_shuffle(x, 3))
+    with pytest.raises(RuntimeError, match="divisible by groups"):
+        torch.nn.functional.channel_shuffle(x.to("vulkan"), 4)
