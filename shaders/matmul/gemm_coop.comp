@@ -334,7 +334,7 @@ void main() {
       subgroupMemoryBarrierShared();
       subgroupBarrier();
       // 16 rows of WN halves: WN / 8 chunks a row, consecutive lanes along a row.
-      [[unroll]] for (int r = 0; r < EPI / 32; ++r) {
+      [[unroll]] for (int r = 0; r < T * WN / UNIT / 32; ++r) {
         int e = int(lane) + 32 * r;
         int64_t m = fm + e / (WN / 8), n = n0 + wn + (e % (WN / 8)) * 8;
         if (m < M && n < N)
