@@ -91,7 +91,7 @@ std::tuple<at::Tensor, at::Tensor, at::Tensor, at::Tensor> embedding_bag(
   if (include_last_offset) {
     // Indices past the last offset belong to no bag.
     part = part & (bag < bags);
-    bag = bag.clamp_max(std::max<int64_t>(bags - 1, 0));
+    bag = bag.clamp_max(bags - 1);
   }
   at::Tensor bag_size = at::zeros({bags}, bag.options()).scatter_add_(0, bag, part.to(at::kLong));
   at::Tensor rows = weight.index_select(0, indices);
@@ -110,8 +110,9 @@ std::tuple<at::Tensor, at::Tensor, at::Tensor, at::Tensor> embedding_bag(
     at::Tensor first =
         at::full({bags, d}, n, bag.options()).scatter_reduce_(0, per_row, winning, "amin");
     at::Tensor full_bag = (bag_size > 0).unsqueeze(1);
-    at::Tensor winners = indices.to(at::kLong).index_select(
-        0, first.clamp_max(std::max<int64_t>(n - 1, 0)).view(-1));
+    at::Tensor winners =
+        n == 0 ? at::full({bags * d}, -1, bag.options())
+               : indices.to(at::kLong).index_select(0, first.clamp_max(n - 1).view(-1));
     at::Tensor max_indices = at::where(full_bag, winners.view({bags, d}), -1);
     return {at::where(full_bag, best, 0), bag, bag_size, max_indices};
   }

@@ -95,3 +95,9 @@ def test_errors(no_fallback):
 @parametrize(["nn.functional.embedding_bag"], variants=["functional"])
 def test_opinfo(op, dtype, variant, no_fallback):
     check_op(op, dtype, variant, tolerances={torch.float16: (1e-2, 1e-2), torch.bfloat16: (5e-2, 5e-2)})
+
+
+@pytest.mark.parametrize("mode", ["sum", "mean", "max"])
+def test_no_indices(mode, no_fallback):
+    # Every bag empty: zeros, and no gradient.
+    both(torch.randn(5, 3), torch.tensor([], dtype=torch.long), torch.tensor([0, 0]), mode=mode)
