@@ -1,5 +1,6 @@
-"""PReLU and GLU on the vulkan device (csrc/aten/ops/activation/gated.cpp), in
-strict mode against the CPU: values and gradients, and OpInfo samples."""
+"""PReLU, RReLU and GLU on the vulkan device
+(csrc/aten/ops/activation/gated.cpp), in strict mode against the CPU: values
+and gradients, RReLU's random slopes in training, and OpInfo samples."""
 
 import pytest
 import torch
@@ -43,3 +44,26 @@ def test_glu_odd_dimension_refused(no_fallback):
 @parametrize(["nn.functional.prelu", "nn.functional.glu"], variants=["functional"])
 def test_opinfo(op, dtype, variant, no_fallback):
     check_op(op, dtype, variant, tolerances={torch.float16: (1e-2, 1e-2), torch.bfloat16: (5e-2, 5e-2)})
+
+
+def test_rrelu_eval_matches_cpu(no_fallback):
+    torch.manual_seed(0)
+    compare(lambda t: F.rrelu(t, 0.1, 0.3, training=False), torch.randn(4, 5))
+
+
+def test_rrelu_training_draws_slopes_in_range(no_fallback):
+    # Random slopes: each negative input scaled by one in [lower, upper], the
+    # gradient the same slope, positive inputs untouched; seeded runs repeat.
+    torch.manual_seed(0)
+    x = torch.randn(4096)
+    xv = x.to("vulkan").requires_grad_()
+    torch.vulkan.manual_seed(1)
+    out = F.rrelu(xv, 0.1, 0.3, training=True)
+    out.sum().backward()
+    slope = out.detach().cpu() / x
+    assert torch.equal(slope[x > 0], torch.ones(int((x > 0).sum())))
+    assert slope[x <= 0].min() >= 0.1 and slope[x <= 0].max() <= 0.3
+    assert slope[x <= 0].std() > 0.03  # drawn, not the mean slope
+    torch.testing.assert_close(xv.grad.cpu(), slope)
+    torch.vulkan.manual_seed(1)
+    torch.testing.assert_close(F.rrelu(x.to("vulkan"), 0.1, 0.3, training=True).cpu(), out.detach().cpu())
