@@ -31,14 +31,15 @@ at::Tensor bincount(const at::Tensor& self, const std::optional<at::Tensor>& wei
   int64_t length = minlength;
   if (self.numel() > 0) {
     auto [low, high] = at::aminmax(self);
-    TORCH_CHECK(low.item<int64_t>() >= 0, "bincount only supports 1-d non-negative integral inputs.");
+    TORCH_CHECK(low.item<int64_t>() >= 0,
+                "bincount only supports 1-d non-negative integral inputs.");
     length = std::max(length, high.item<int64_t>() + 1);
   }
   // The CPU's output dtypes: int64 counts, float32 weights summed as float32,
   // any other weights as float64.
-  c10::ScalarType type = !weighted                                 ? at::kLong
+  c10::ScalarType type = !weighted                              ? at::kLong
                          : weights->scalar_type() == at::kFloat ? at::kFloat
-                                                                  : at::kDouble;
+                                                                : at::kDouble;
   at::Tensor out = at::zeros({length}, self.options().dtype(type));
   if (self.numel() == 0) return out;
   at::Tensor added = weighted ? weights->to(type) : at::ones_like(self, out.options());
@@ -60,8 +61,8 @@ at::Tensor& histc_out(const at::Tensor& self, int64_t bins, const at::Scalar& mi
     low -= 1;
     high += 1;
   }
-  TORCH_CHECK(std::isfinite(low) && std::isfinite(high), "torch.histc: range of [", low, ", ",
-              high, "] is not finite");
+  TORCH_CHECK(std::isfinite(low) && std::isfinite(high), "torch.histc: range of [", low, ", ", high,
+              "] is not finite");
   TORCH_CHECK(low < high, "torch.histc: max must be larger than min");
   at::native::resize_output(out, {bins});
   out.zero_();
