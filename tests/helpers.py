@@ -70,3 +70,17 @@ def run_python(code: str, env_extra: dict | None = None, timeout: float = 120) -
         text=True,
         timeout=timeout,
     )
+
+
+def assert_forward_backward_match(fn, *tensors, **tolerances) -> None:
+    """fn of CPU leaves and of vulkan leaves made from `tensors`: the outputs
+    and every input's gradient (from one random output gradient) match."""
+    cpu = [t.clone().requires_grad_() for t in tensors]
+    vk = [t.to("vulkan").requires_grad_() for t in tensors]
+    out, outv = fn(*cpu), fn(*vk)
+    torch.testing.assert_close(outv.cpu(), out, **tolerances)
+    grad = torch.randn(out.shape).to(out.dtype)
+    out.backward(grad)
+    outv.backward(grad.to("vulkan"))
+    for c, v in zip(cpu, vk):
+        torch.testing.assert_close(v.grad.cpu(), c.grad, **tolerances)

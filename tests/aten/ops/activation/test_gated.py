@@ -6,20 +6,8 @@ import pytest
 import torch
 import torch.nn.functional as F
 
+from tests.helpers import assert_forward_backward_match
 from tests.opinfo import check_op, parametrize
-
-
-def compare(fn, *tensors):
-    """fn on CPU leaves and on vulkan leaves: values and every gradient."""
-    cpu = [t.clone().requires_grad_() for t in tensors]
-    vk = [t.to("vulkan").requires_grad_() for t in tensors]
-    out, outv = fn(*cpu), fn(*vk)
-    torch.testing.assert_close(outv.cpu(), out)
-    grad = torch.randn(out.shape)
-    out.backward(grad)
-    outv.backward(grad.to("vulkan"))
-    for c, v in zip(cpu, vk):
-        torch.testing.assert_close(v.grad.cpu(), c.grad)
 
 
 @pytest.mark.parametrize("weight_shape", [(1,), (3,)], ids=["shared", "per_channel"])
@@ -27,13 +15,13 @@ def test_prelu(weight_shape, no_fallback):
     torch.manual_seed(0)
     x = torch.randn(2, 3, 4, 5)
     x[0, 0, 0, 0] = 0.0  # the boundary takes the slope, as on the CPU
-    compare(F.prelu, x, torch.rand(weight_shape))
+    assert_forward_backward_match(F.prelu, x, torch.rand(weight_shape))
 
 
 @pytest.mark.parametrize("dim", [-1, 0, 1])
 def test_glu(dim, no_fallback):
     torch.manual_seed(0)
-    compare(lambda t: F.glu(t, dim), torch.randn(4, 6, 8))
+    assert_forward_backward_match(lambda t: F.glu(t, dim), torch.randn(4, 6, 8))
 
 
 def test_glu_odd_dimension_refused(no_fallback):
@@ -48,7 +36,7 @@ def test_opinfo(op, dtype, variant, no_fallback):
 
 def test_rrelu_eval_matches_cpu(no_fallback):
     torch.manual_seed(0)
-    compare(lambda t: F.rrelu(t, 0.1, 0.3, training=False), torch.randn(4, 5))
+    assert_forward_backward_match(lambda t: F.rrelu(t, 0.1, 0.3, training=False), torch.randn(4, 5))
 
 
 def test_rrelu_training_draws_slopes_in_range(no_fallback):

@@ -5,20 +5,14 @@ normalized weight and the gradients of v and g over the dimension kept."""
 import pytest
 import torch
 
+from tests.helpers import assert_forward_backward_match
+
 
 @pytest.mark.parametrize("dim,g_shape", [(0, (3, 1, 1)), (2, (1, 1, 5)), (-1, ())], ids=["first", "last", "whole"])
 def test_matches_cpu(dim, g_shape, no_fallback):
     torch.manual_seed(0)
     v, g = torch.randn(3, 4, 5), torch.rand(g_shape) + 0.5
-    cpu = [v.clone().requires_grad_(), g.clone().requires_grad_()]
-    vk = [v.to("vulkan").requires_grad_(), g.to("vulkan").requires_grad_()]
-    out, outv = torch._weight_norm(*cpu, dim), torch._weight_norm(*vk, dim)
-    torch.testing.assert_close(outv.cpu(), out)
-    grad = torch.randn(out.shape)
-    out.backward(grad)
-    outv.backward(grad.to("vulkan"))
-    for c, k in zip(cpu, vk):
-        torch.testing.assert_close(k.grad.cpu(), c.grad)
+    assert_forward_backward_match(lambda v, g: torch._weight_norm(v, g, dim), v, g)
 
 
 def test_module_trains(no_fallback):
