@@ -37,9 +37,6 @@ std::tuple<at::Tensor, at::Tensor, at::Tensor> unique2(const at::Tensor& self, b
                                                        bool return_inverse, bool return_counts) {
   at::Tensor flat = self.reshape({-1});
   at::Tensor empty = at::empty({0}, self.options().dtype(at::kLong));
-  if (flat.numel() == 0)
-    return {flat.clone(), return_inverse ? at::zeros(self.sizes(), empty.options()) : empty,
-            return_counts ? empty.clone() : empty};
   auto [sorted, order] = at::sort(flat, /*stable=*/true, 0, /*descending=*/false);
   auto [values, run, counts] = runs(sorted);
   at::Tensor inverse = empty;
@@ -57,9 +54,6 @@ std::tuple<at::Tensor, at::Tensor, at::Tensor> unique_consecutive(const at::Tens
                               "is not supported on the vulkan device");
   at::Tensor flat = self.reshape({-1});
   at::Tensor empty = at::empty({0}, self.options().dtype(at::kLong));
-  if (flat.numel() == 0)
-    return {flat.clone(), return_inverse ? at::zeros(self.sizes(), empty.options()) : empty,
-            return_counts ? empty.clone() : empty};
   auto [values, run, counts] = runs(flat);
   return {values, return_inverse ? run.view(self.sizes()) : empty, return_counts ? counts : empty};
 }
