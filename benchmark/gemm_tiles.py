@@ -2,9 +2,9 @@
 
 Each configuration runs in its own process with TORCHVULKAN_GEMM_TILE set
 (csrc/aten/ops/matmul/gemm.cpp lists them; a configuration applies to the
-products of its tier: t64/t128 to the portable tier, s128/s256, v128/v256 and
-VK_NV_cooperative_matrix2's c128/c256 to float16 and bfloat16 on tensor
-cores), cuda in another process without torchvulkan. Each case warms the
+products of its tier: t64/t128/t128x64 to the portable tier, s128/s256,
+v128/v256/v64/w128 and VK_NV_cooperative_matrix2's c128/c256 to float16 and
+bfloat16 on tensor cores), cuda in another process without torchvulkan. Each case warms the
 GPU up for two seconds (timing.warm_up: an idle H200 runs at 345 MHz),
 then reports TFLOP/s by GPU timing events, median of 5 runs of 5, repeated
 until two agree (timing.timeit).
@@ -79,7 +79,7 @@ def measure(device, dtype_name, cases):
 def registers(tile, dtype_name):
     import torchvulkan
     short = {"float16": "f16", "bfloat16": "bf16", "float32": "f32", "float64": "f64"}[dtype_name]
-    kernel = {"t": "gemm_tiled", "s": "gemm_coop", "v": "gemm_coop", "c": "gemm_coop2"}[tile[0]]
+    kernel = {"t": "gemm_tiled", "c": "gemm_coop2"}.get(tile[0], "gemm_coop")
     names = [f"{kernel}.{tile}.{short}"] if tile.startswith("t") else [
         f"{kernel}.{tile}_{layout}.{short}" for layout in ("nn", "nt", "tn")]
     found = {}

@@ -7,6 +7,8 @@ import textwrap
 
 import torch
 
+import torchvulkan
+
 VK = torch.device("vulkan")
 
 ALL_DTYPES = [
@@ -84,3 +86,14 @@ def assert_forward_backward_match(fn, *tensors, **tolerances) -> None:
     outv.backward(grad.to("vulkan"))
     for c, v in zip(cpu, vk):
         torch.testing.assert_close(v.grad.cpu(), c.grad, **tolerances)
+
+
+def kernels_of(fn) -> list:
+    """The names of the kernels `fn` dispatches on the vulkan device, in order."""
+    torchvulkan._C.profile_kernels(True, 0)
+    try:
+        fn()
+        torch.vulkan.synchronize()
+    finally:
+        torchvulkan._C.profile_kernels(False, 0)
+    return [name for name, _ in torchvulkan._C.kernel_times(0)]

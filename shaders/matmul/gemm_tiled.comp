@@ -1,11 +1,12 @@
 // C = act(alpha * A @ B + beta * bias) for batches of [M, K] x [K, N], any
 // strides (transposed operands are read in place). The portable tier.
 //
-// Each workgroup of 256 invocations computes a BM x BN tile (variants.toml:
-// 64x64 or 128x128), each invocation a TM x TM block of it held in
-// registers, as two column bands and two row bands TM / 2 wide and half a
-// tile apart: the invocations of a row of 16 then read one contiguous run
-// of shared memory per band, in vectors of TM / 2, without bank conflicts.
+// Each workgroup of WORKGROUP invocations, 16 rows of them, computes a BM x
+// BN tile (variants.toml: 64x64 or 128x128 with 256 invocations, 128x64
+// with 128), each invocation a TM x TM block of it held in registers, as two
+// column bands and two row bands TM / 2 wide and half a tile apart: the
+// invocations of a row then read one contiguous run of shared memory per
+// band, in vectors of TM / 2, without bank conflicts.
 // K advances BK at a time through two shared stages: step t loads tile t + 1
 // from memory into registers, multiplies stage t % 2, then stores tile t + 1
 // to the other stage (one barrier a step). Shared memory: 2 x BK x (BM + BN +
@@ -14,7 +15,7 @@
 //
 // Staging moves chunks of 4 consecutive values along each operand's
 // contiguous dimension (K when neither is), one chunk per invocation and
-// step for float32 tiles. Where the host found an operand contiguous that
+// step for float32 tiles of 256 invocations. Where the host found an operand contiguous that
 // way, aligned and a multiple of 4 along it (flag bits 0 and 1), a chunk is
 // one load (16 bytes; two for 8-byte types, one of 8 or 4 bytes for
 // narrower ones: not measured on a GPU without tensor cores yet), wholly
@@ -71,11 +72,11 @@ layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer Par
 #define ACC_BITS(x) int(x)
 #endif
 
-#if BM != BN
-#error "the invocation grid is square: BM must equal BN"
+const int TY = 16, TX = WORKGROUP / TY;  // invocations along M and along N
+const int TM = BM / TY;                  // block side per invocation (4 or 8)
+#if BM / 16 != BN / (WORKGROUP / 16)
+#error "each invocation's block must be square: BM / 16 == BN / (WORKGROUP / 16)"
 #endif
-const int T16 = 16;          // invocations along each side of the tile
-const int TM = BM / T16;     // block side per invocation (4 or 8)
 const int V = TM / 2;        // band width, the shared vectors' length
 #if BM / 16 == 8
 #define ACC_V ACC_V4
@@ -95,10 +96,10 @@ shared ACC_V tile_b[2 * BK * ROW_B];
 const int CHUNK = 4;
 layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer Chunk8 { uvec2 v; };
 const int CHUNKS_A = BM * BK / CHUNK, CHUNKS_B = BN * BK / CHUNK;  // per step
-const int PER_A = (CHUNKS_A + 255) / 256, PER_B = (CHUNKS_B + 255) / 256;  // per invocation
+const int PER_A = (CHUNKS_A + WORKGROUP - 1) / WORKGROUP, PER_B = (CHUNKS_B + WORKGROUP - 1) / WORKGROUP;  // per invocation
 
 // An operand seen as [rows, K] (A as it is, B transposed). Chunk j of an
-// invocation's share of a step is c = invocation + 256 j (when c < the
+// invocation's share of a step is c = invocation + WORKGROUP j (when c < the
 // step's chunks) at (row, k) of the tile: along K when k_major, else along
 // the rows, so that neighbouring invocations read neighbouring addresses.
 struct Operand {
@@ -109,13 +110,13 @@ struct Operand {
 };
 
 ivec2 chunk_at(Operand o, int j) {
-  int c = int(gl_LocalInvocationID.x) + 256 * j;
+  int c = int(gl_LocalInvocationID.x) + WORKGROUP * j;
   return o.k_major ? ivec2(c / (BK / CHUNK), (c % (BK / CHUNK)) * CHUNK)
                    : ivec2((c % (o.tile / CHUNK)) * CHUNK, c / (o.tile / CHUNK));
 }
 
 bool chunk_exists(Operand o, int j) {
-  return int(gl_LocalInvocationID.x) + 256 * j < o.tile * BK / CHUNK;
+  return int(gl_LocalInvocationID.x) + WORKGROUP * j < o.tile * BK / CHUNK;
 }
 
 ACC_V4 load_chunk(Operand o, uint64_t address, int64_t row, int64_t k) {
@@ -169,7 +170,7 @@ void main() {
   a += uint64_t(batch * p.v[8]) * X_BYTES;
   b += uint64_t(batch * p.v[11]) * X_BYTES;
   int tid = int(gl_LocalInvocationID.x);
-  int ty = tid / T16, tx = tid % T16;
+  int ty = tid / TX, tx = tid % TX;
 
   // Each chunk's address at the current step; its row and k within the tile.
   uint64_t ad[PER_A], bd[PER_B];
@@ -232,9 +233,9 @@ void main() {
       int row = (cur * BK + k);
       ACC_V fa[2], fb[2];
       fa[0] = tile_a[row * ROW_A + ty];
-      fa[1] = tile_a[row * ROW_A + T16 + ty];
+      fa[1] = tile_a[row * ROW_A + TY + ty];
       fb[0] = tile_b[row * ROW_B + tx];
-      fb[1] = tile_b[row * ROW_B + T16 + tx];
+      fb[1] = tile_b[row * ROW_B + TX + tx];
       [[unroll]] for (int i = 0; i < 2; ++i)
         [[unroll]] for (int r = 0; r < V; ++r)[[unroll]] for (int j = 0; j < 2; ++j) acc[i][r][j] += fa[i][r] * fb[j];
     }

@@ -28,18 +28,26 @@ namespace {
 // s128 and s256 (128x256), compiled per operand layout, and v128 and v256,
 // the same where both operands are vector-loadable (no element path, two
 // steps of loads in flight: see VECTORS there); gemm_coop2.comp the same on
-// NVIDIA's workgroup-scope matrices: c128 and c256.
+// NVIDIA's workgroup-scope matrices: c128 and c256. t128x64, v64 and w128
+// are candidates awaiting a GPU measurement (variants.toml says why each);
+// like c128/c256 they are taken only when forced.
 struct Tile {
   const char* name;
-  bool coop;
+  bool coop, vectors;  // tensor-core tier; both operands vector-loadable only
   int64_t m, n, k;
   const char* kernel;
 };
-constexpr Tile kTiles[] = {
-    {"t64", false, 64, 64, 16, "gemm_tiled"},   {"t128", false, 128, 128, 8, "gemm_tiled"},
-    {"s128", true, 128, 128, 32, "gemm_coop"},  {"s256", true, 128, 256, 32, "gemm_coop"},
-    {"c128", true, 128, 128, 32, "gemm_coop2"}, {"c256", true, 128, 256, 32, "gemm_coop2"},
-    {"v128", true, 128, 128, 32, "gemm_coop"},  {"v256", true, 128, 256, 32, "gemm_coop"}};
+constexpr Tile kTiles[] = {{"t64", false, false, 64, 64, 16, "gemm_tiled"},
+                           {"t128", false, false, 128, 128, 8, "gemm_tiled"},
+                           {"s128", true, false, 128, 128, 32, "gemm_coop"},
+                           {"s256", true, false, 128, 256, 32, "gemm_coop"},
+                           {"c128", true, false, 128, 128, 32, "gemm_coop2"},
+                           {"c256", true, false, 128, 256, 32, "gemm_coop2"},
+                           {"v128", true, true, 128, 128, 32, "gemm_coop"},
+                           {"v256", true, true, 128, 256, 32, "gemm_coop"},
+                           {"t128x64", false, false, 128, 64, 8, "gemm_tiled"},
+                           {"v64", true, true, 64, 64, 32, "gemm_coop"},
+                           {"w128", true, true, 128, 128, 32, "gemm_coop"}};
 constexpr const Tile &kT64 = kTiles[0], &kT128 = kTiles[1], &kS128 = kTiles[2], &kS256 = kTiles[3],
                      &kV128 = kTiles[6], &kV256 = kTiles[7];
 // The larger tiles of a tier are used once the output has this many of
@@ -81,18 +89,13 @@ int64_t tile_count(const Tile& tile, int64_t batches, int64_t M, int64_t N) {
   return batches * ((M + tile.m - 1) / tile.m) * ((N + tile.n - 1) / tile.n);
 }
 
-bool is_vector_tile(const Tile& tile) {
-  return tile.name[0] == 'v';
-}
-
 // The configuration for a product on one tier; `coop2` when the product can
 // take gemm_coop2.comp's forced configuration, `vectors` the v tiles.
 const Tile& pick_tile(bool coop, bool coop2, bool vectors, int64_t batches, int64_t M, int64_t N,
                       int64_t K) {
   const Tile* forced = forced_tile();
   if (forced && forced->coop == coop &&
-      (coop2 || std::string_view(forced->kernel) != "gemm_coop2") &&
-      (vectors || !is_vector_tile(*forced)))
+      (coop2 || std::string_view(forced->kernel) != "gemm_coop2") && (vectors || !forced->vectors))
     return *forced;
   const Tile &small = !coop     ? kT64
                       : vectors ? kV128

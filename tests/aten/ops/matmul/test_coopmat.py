@@ -18,6 +18,7 @@ import pytest
 import torch
 
 import torchvulkan
+from tests.helpers import kernels_of
 
 _SHORT = {torch.float16: "f16", torch.bfloat16: "bf16"}
 
@@ -129,16 +130,6 @@ def test_linear_gradients(dtype, no_fallback):
         _check(g, e, 24)
 
 
-def _kernels_of(fn):
-    torchvulkan._C.profile_kernels(True, 0)
-    try:
-        fn()
-        torch.vulkan.synchronize()
-    finally:
-        torchvulkan._C.profile_kernels(False, 0)
-    return [name for name, _ in torchvulkan._C.kernel_times(0)]
-
-
 def test_aligned_product_takes_the_configured_kernel(dtype, no_fallback):
     # The tier's own choice (v128: both operands vector-loadable), or the
     # configuration forced by TORCHVULKAN_GEMM_TILE (test_forced_tiles), for
@@ -146,15 +137,16 @@ def test_aligned_product_takes_the_configured_kernel(dtype, no_fallback):
     # vectors, nothing but alpha.
     a, b = torch.randn(256, 64).to(dtype).to("vulkan"), torch.randn(64, 384).to(dtype).to("vulkan")
     tile = os.environ.get("TORCHVULKAN_GEMM_TILE", "v128")
-    kernel = {"s": "gemm_coop", "v": "gemm_coop", "c": "gemm_coop2"}[tile[0]]
-    assert _kernels_of(lambda: a @ b) == [f"{kernel}.{tile}_nn.{_SHORT[dtype]}"]
+    kernel = "gemm_coop2" if tile[0] == "c" else "gemm_coop"
+    assert kernels_of(lambda: a @ b) == [f"{kernel}.{tile}_nn.{_SHORT[dtype]}"]
 
 
-@pytest.mark.parametrize("tile", ["s128", "s256", "v256", "c128", "c256"])
+@pytest.mark.parametrize("tile", ["s128", "s256", "v256", "v64", "w128", "c128", "c256"])
 def test_forced_tiles(tile):
     # Every check above with one configuration forced in a child process
     # (the choice is read once per process): the s tiles on vector-loadable
-    # operands too (the tier picks v there), v256 on small products, and
+    # operands too (the tier picks v there), v256 on small products, the
+    # v64 and w128 candidates (taken only when forced), and
     # gemm_coop2.comp (VK_NV_cooperative_matrix2), never picked by itself
     # (slower than gemm_coop.comp on the H200, gemm.cpp). Products a
     # configuration does not take stay on the tier's own choice.

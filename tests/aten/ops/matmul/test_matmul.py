@@ -5,6 +5,7 @@ import sys
 import pytest
 import torch
 
+from tests.helpers import kernels_of
 from tests.opinfo import check_op, parametrize
 
 OPS = ["mm", "addmm", ("addmm", "decomposed"), "bmm", "baddbmm", "matmul", "nn.functional.linear", "mv", "addmv",
@@ -80,6 +81,14 @@ def test_large_tiles(dtype, ta, tb, no_fallback):
     torch.testing.assert_close(got, torch.baddbmm(c, a, b, alpha=alpha, beta=beta))
 
 
+def test_portable_product_takes_the_configured_tile(no_fallback):
+    # t64 by the tier's own rule (K < 1024), or the configuration forced by
+    # TORCHVULKAN_GEMM_TILE (test_portable_128_tiles).
+    a, b = torch.randn(256, 64).to("vulkan"), torch.randn(64, 384).to("vulkan")
+    tile = os.environ.get("TORCHVULKAN_GEMM_TILE", "t64")
+    assert kernels_of(lambda: a @ b) == [f"gemm_tiled.{tile}.f32"]
+
+
 # The portable tier reads an operand in chunks of 4 values along the dim it
 # is contiguous in: one vector load where the host found it aligned with
 # extents and strides multiples of 4, else value by value. Both, for each
@@ -112,12 +121,14 @@ def test_vector_staging(dtype, ta, tb, no_fallback):
 
 
 # The same checks on the 128x128 tiles, which the tier takes only for
-# large outputs with K >= 1024 (gemm.cpp): forced by TORCHVULKAN_GEMM_TILE
-# in a child process (the choice is read once per process).
-def test_portable_128_tiles():
-    env = dict(os.environ, TORCHVULKAN_GEMM_TILE="t128", TORCHVULKAN_STRICT="1")
+# large outputs with K >= 1024 (gemm.cpp), and on the 128x64 candidate,
+# taken only when forced: forced by TORCHVULKAN_GEMM_TILE in a child
+# process (the choice is read once per process).
+@pytest.mark.parametrize("tile", ["t128", "t128x64"])
+def test_portable_128_tiles(tile):
+    env = dict(os.environ, TORCHVULKAN_GEMM_TILE=tile, TORCHVULKAN_STRICT="1")
     proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", __file__, "-k",
-                           "test_large_tiles or test_vector_staging or test_odd_shapes or test_split_k"],
+                           "test_large_tiles or test_vector_staging or test_odd_shapes or test_split_k or takes_the_configured"],
                           env=env, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stdout[-3000:]
 
