@@ -9,28 +9,15 @@
 // (i < S - 1), where replicating by every x up to p (i = 0) or from
 // S - 1 + p (i = S - 1); each candidate inside the output is checked
 // against the forward's map.
-layout(push_constant) uniform Args {
-  uint64_t params;
-} args;
+#include "common/volume.glsl"
 
-// int64 words (csrc/aten/ops/pad/pad.cpp): 0 input-side, 1 output-side
-// addresses; 2 planes (N * C), 3 C; 4-6 input D, H, W; 7-9 output D, H, W;
-// 10-14 input-side strides n, c, d, h, w (elements), 15-19 output side's;
-// 20-22 padding before, per dimension; 23 reflect (1) or replicate (0).
-layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer Params { int64_t v[]; };
-
-Params p;
+// Words from 20 (csrc/aten/ops/pad/pad.cpp): 20-22 padding before, per
+// dimension; 23 reflect (1) or replicate (0).
 
 int64_t source(int d, int64_t x) {
   int64_t size = p.v[4 + d], before = p.v[20 + d];
   if (p.v[23] != 0) return abs(x - before) - abs(x - (size + before - 1)) - x + before + size - 1;
   return clamp(x - before, int64_t(0), size - 1);
-}
-
-uint64_t at(int side, int64_t n, int64_t c, int64_t z, int64_t y, int64_t x) {
-  int s = 10 + 5 * side;
-  return uint64_t(p.v[side]) +
-         uint64_t(n * p.v[s] + c * p.v[s + 1] + z * p.v[s + 2] + y * p.v[s + 3] + x * p.v[s + 4]) * X_BYTES;
 }
 
 #ifdef OP_backward
@@ -59,16 +46,8 @@ int count(int n, int64_t first, int64_t last) { return n < 0 ? int(max(last - fi
 #endif
 
 void main() {
-  p = Params(args.params);
-#ifdef OP_backward
-  int64_t D = p.v[4], H = p.v[5], W = p.v[6];  // one invocation per input element
-#else
-  int64_t D = p.v[7], H = p.v[8], W = p.v[9];
-#endif
-  int64_t i = int64_t(global_index());
-  if (i >= p.v[2] * D * H * W) return;
-  int64_t x = i % W, y = (i / W) % H, z = (i / (W * H)) % D, plane = i / (W * H * D);
-  int64_t n = plane / p.v[3], c = plane % p.v[3];
+  int64_t n, c, z, y, x;
+  if (!locate(n, c, z, y, x)) return;
 #ifdef OP_forward
   X_store(at(1, n, c, z, y, x), X_load(at(0, n, c, source(0, z), source(1, y), source(2, x))));
 #else

@@ -8,18 +8,11 @@
 // The backward gathers (no atomics): per dimension it scans a range of
 // outputs that surely holds every one whose taps reach the input position
 // and recomputes their taps exactly as the forward does.
-layout(push_constant) uniform Args {
-  uint64_t params;
-} args;
+#include "common/volume.glsl"
 
-// int64 words (csrc/aten/ops/upsample/upsample.cpp): 0 input-side, 1
-// output-side addresses; 2 planes (N * C), 3 C; 4-6 input D, H, W; 7-9
-// output D, H, W; 10-14 input-side strides n, c, d, h, w (elements); 15-19
-// output side's; 20-22 mode per dimension; 23-25 scale per dimension as
-// float bits, 26-28 as double bits (float64 interpolation); 29 align_corners.
-layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer Params { int64_t v[]; };
-
-Params p;
+// Words from 20 (csrc/aten/ops/upsample/upsample.cpp): 20-22 mode per
+// dimension; 23-25 scale per dimension as float bits, 26-28 as double bits
+// (float64 interpolation); 29 align_corners.
 
 const int NEAREST = 0, NEAREST_EXACT = 1, LINEAR = 2, CUBIC = 3;
 
@@ -115,23 +108,9 @@ void candidates(int d, int64_t i, out int64_t lo, out int64_t hi) {
 }
 #endif
 
-uint64_t at(int side, int64_t n, int64_t c, int64_t z, int64_t y, int64_t x) {
-  int s = 10 + 5 * side;
-  return uint64_t(p.v[side]) +
-         uint64_t(n * p.v[s] + c * p.v[s + 1] + z * p.v[s + 2] + y * p.v[s + 3] + x * p.v[s + 4]) * X_BYTES;
-}
-
 void main() {
-  p = Params(args.params);
-#ifdef OP_backward
-  int64_t D = p.v[4], H = p.v[5], W = p.v[6];  // one invocation per input element
-#else
-  int64_t D = p.v[7], H = p.v[8], W = p.v[9];
-#endif
-  int64_t i = int64_t(global_index());
-  if (i >= p.v[2] * D * H * W) return;
-  int64_t x = i % W, y = (i / W) % H, z = (i / (W * H)) % D, plane = i / (W * H * D);
-  int64_t n = plane / p.v[3], c = plane % p.v[3];
+  int64_t n, c, z, y, x;
+  if (!locate(n, c, z, y, x)) return;
 #ifdef OP_nearest
   int64_t iz[4], iy[4], ix[4];
   W_T wz[4], wy[4], wx[4];

@@ -1,6 +1,6 @@
 #include "aten/ops/volume.h"
 
-#include <array>
+#include <vector>
 
 #include "aten/context.h"
 #include "aten/launch.h"
@@ -13,7 +13,8 @@ at::Tensor five_d(at::Tensor t) {
 }
 
 void launch_volume(const std::string& kernel, bool forward, const at::Tensor& input_side,
-                   const at::Tensor& output_side, const std::vector<int64_t>& extra) {
+                   const at::Tensor& output_side, const std::vector<int64_t>& extra,
+                   const at::Tensor& indices) {
   at::Tensor in = five_d(input_side), out = five_d(output_side);
   uint64_t invocations = static_cast<uint64_t>((forward ? out : in).numel());
   if (invocations == 0) return;
@@ -24,10 +25,16 @@ void launch_volume(const std::string& kernel, bool forward, const at::Tensor& in
     words.insert(words.end(), t->sizes().begin() + 2, t->sizes().end());
   for (const at::Tensor* t : {&in, &out})
     words.insert(words.end(), t->strides().begin(), t->strides().end());
+  std::vector<rt::Access> accesses = {span_of(in, !forward), span_of(out, forward)};
+  if (indices.defined()) {
+    at::Tensor idx = five_d(indices);
+    words.push_back(reinterpret_cast<int64_t>(idx.const_data_ptr()));
+    words.insert(words.end(), idx.strides().begin(), idx.strides().end());
+    accesses.push_back(span_of(idx, forward));
+  }
   words.insert(words.end(), extra.begin(), extra.end());
   rt::Device& dev = device_for(in);
   const rt::Kernel& k = dev.pipelines().get(kernel + "." + dtype_name(in.scalar_type()));
-  std::array<rt::Access, 2> accesses = {span_of(in, !forward), span_of(out, forward)};
   uint64_t push = 0;  // the stream writes the parameters' address here
   dev.stream().dispatch(k, &push, sizeof(push), words.data(),
                         static_cast<uint32_t>(words.size() * sizeof(int64_t)), invocations,

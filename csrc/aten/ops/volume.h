@@ -1,5 +1,5 @@
 #pragma once
-// What the interpolation and padding kernels share: a tensor [N, C,
+// What the interpolation, padding and pooling kernels share: a tensor [N, C,
 // spatial...] with one to three spatial dimensions seen as [N, C, D, H, W],
 // and one launch over the elements of one side, gathering from the other.
 #include <ATen/core/Tensor.h>
@@ -18,9 +18,12 @@ at::Tensor five_d(at::Tensor t);
 // grad_output, and writes grad_input) runs `kernel`
 // ("<kernel>.<dtype of input_side>"), which reads int64 parameter words:
 // the input side's and the output side's addresses, N * C, C, the input
-// side's D, H, W, the output side's, each side's five strides (elements),
-// then `extra`.
+// side's D, H, W, the output side's, each side's five strides (elements)
+// (shaders/common/volume.glsl reads these), then, where `indices` is given
+// (max pooling's int64 companion of the output side, written forward), its
+// address and five strides, then `extra`.
 void launch_volume(const std::string& kernel, bool forward, const at::Tensor& input_side,
-                   const at::Tensor& output_side, const std::vector<int64_t>& extra);
+                   const at::Tensor& output_side, const std::vector<int64_t>& extra,
+                   const at::Tensor& indices = {});
 
 }  // namespace torchvulkan

@@ -1,17 +1,20 @@
-// avg_pool2d, _adaptive_avg_pool2d and their backwards, one invocation per
-// element written (shaders/pool/avg_pool2d.comp, adaptive_avg_pool2d.comp;
-// the backwards gather from the windows that hold each input element, so
-// they need no atomics). ATen's meta functions check avg_pool2d's arguments
-// and size its outputs; the adaptive ones are checked here as the CPU does.
-// avg_pool1d, adaptive_avg_pool1d and adaptive_avg_pool2d reach these
-// through PyTorch's composites.
+// avg_pool{2,3}d, _adaptive_avg_pool{2,3}d and their backwards, one
+// invocation per element written (shaders/pool/avg_pool.comp,
+// adaptive_avg_pool.comp; the backwards gather from the windows that hold
+// each input element, so they need no atomics). ATen's meta functions check
+// avg_pool's arguments and size its outputs; the adaptive ones are checked
+// here as the CPU does. avg_pool1d, adaptive_avg_pool1d and
+// adaptive_avg_pool{2,3}d reach these through PyTorch's composites.
+#include <ATen/native/Resize.h>
 #include <ATen/ops/avg_pool2d_backward_meta.h>
 #include <ATen/ops/avg_pool2d_meta.h>
+#include <ATen/ops/avg_pool3d_backward_meta.h>
+#include <ATen/ops/avg_pool3d_meta.h>
 #include <ATen/ops/empty.h>
 #include <ATen/ops/empty_like.h>
 #include <torch/library.h>
 
-#include "aten/ops/pool/planes.h"
+#include "aten/ops/pool/window.h"
 #include "aten/structured.h"
 
 namespace torchvulkan {
@@ -19,129 +22,171 @@ namespace {
 
 namespace m = at::meta;
 
-// (input side, output side): forward reads the input and writes the output,
-// backward reads grad_output and writes grad_input.
-void launch(const char* kernel, const char* op, const at::Tensor& input_side,
-            const at::Tensor& output_side, std::initializer_list<int64_t> extra) {
-  bool forward = std::string_view(op) == "forward";
-  pool::launch_planes(std::string(kernel) + "." + op,
-                      {{input_side, !forward}, {output_side, forward}}, forward ? 1 : 0, extra);
-}
-
-// The CPU's dtypes and message: floating types, and int64 for avg_pool2d's
+// The CPU's dtypes and message: floating types, and int64 for avg_pool's
 // forward.
-void check_dtype(const char* name, const at::Tensor& t, bool long_too) {
+void check_dtype(const std::string& name, const at::Tensor& t, bool long_too) {
   c10::ScalarType type = t.scalar_type();
   TORCH_CHECK_NOT_IMPLEMENTED(at::isFloatingType(type) || (long_too && type == c10::kLong), "\"",
                               name, "\" not implemented for '", c10::toString(type), "'");
 }
 
-void avg_pool(const char* op, const at::Tensor& input_side, const at::Tensor& output_side,
+// (input side, output side): forward reads the input and writes the output,
+// backward reads grad_output and writes grad_input.
+template <int64_t spatial>
+void avg_pool(bool forward, const at::Tensor& input_side, const at::Tensor& output_side,
               at::IntArrayRef kernel_size, at::IntArrayRef stride, at::IntArrayRef padding,
               bool count_include_pad, std::optional<int64_t> divisor_override) {
-  bool forward = std::string_view(op) == "forward";
-  check_dtype(forward ? "avg_pool2d" : "avg_pool2d_backward_out_frame", input_side, forward);
+  std::string name = "avg_pool" + std::to_string(spatial) + "d";
+  check_dtype(forward ? name : name + "_backward_out_frame", input_side, forward);
   // The backward's meta does not resolve the window: ATen's rules.
-  auto kernel = pool::pair(kernel_size, {0, 0});
-  auto steps = pool::pair(stride, kernel);
-  auto pad = pool::pair(padding, {0, 0});
-  launch("avg_pool2d", op, input_side, output_side,
-         {kernel[0], kernel[1], steps[0], steps[1], pad[0], pad[1], int64_t(count_include_pad),
-          divisor_override.value_or(0)});
+  auto kernel = pool::per_dim(kernel_size, spatial, 1, {1, 1, 1});
+  auto steps = pool::per_dim(stride, spatial, 1, kernel);
+  auto pad = pool::per_dim(padding, spatial, 0, {0, 0, 0});
+  std::vector<int64_t> words;
+  for (const auto* part : {&kernel, &steps, &pad})
+    words.insert(words.end(), part->begin(), part->end());
+  words.insert(words.end(), {int64_t(count_include_pad), divisor_override.value_or(0)});
+  pool::launch(forward ? "avg_pool.forward" : "avg_pool.backward", forward, spatial, input_side,
+               output_side, words);
 }
 
-at::Tensor avg_pool2d(const at::Tensor& self, at::IntArrayRef kernel_size, at::IntArrayRef stride,
-                      at::IntArrayRef padding, bool ceil_mode, bool count_include_pad,
-                      std::optional<int64_t> divisor_override) {
-  Functional<m::structured_avg_pool2d> meta;
+template <class Meta, int64_t spatial>
+at::Tensor avg_pool_functional(const at::Tensor& self, at::IntArrayRef kernel_size,
+                               at::IntArrayRef stride, at::IntArrayRef padding, bool ceil_mode,
+                               bool count_include_pad, std::optional<int64_t> divisor_override) {
+  Functional<Meta> meta;
   meta.meta(self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override);
-  avg_pool("forward", self, meta.outputs_[0], kernel_size, stride, padding, count_include_pad,
-           divisor_override);
+  avg_pool<spatial>(true, self, meta.outputs_[0], kernel_size, stride, padding, count_include_pad,
+                    divisor_override);
   return meta.outputs_[0];
 }
 
-at::Tensor& avg_pool2d_out(const at::Tensor& self, at::IntArrayRef kernel_size,
-                           at::IntArrayRef stride, at::IntArrayRef padding, bool ceil_mode,
-                           bool count_include_pad, std::optional<int64_t> divisor_override,
-                           at::Tensor& out) {
-  Out<m::structured_avg_pool2d> meta(out);
+template <class Meta, int64_t spatial>
+at::Tensor& avg_pool_out(const at::Tensor& self, at::IntArrayRef kernel_size,
+                         at::IntArrayRef stride, at::IntArrayRef padding, bool ceil_mode,
+                         bool count_include_pad, std::optional<int64_t> divisor_override,
+                         at::Tensor& out) {
+  Out<Meta> meta(out);
   meta.meta(self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override);
-  avg_pool("forward", self, out, kernel_size, stride, padding, count_include_pad, divisor_override);
+  avg_pool<spatial>(true, self, out, kernel_size, stride, padding, count_include_pad,
+                    divisor_override);
   return out;
 }
 
-at::Tensor avg_pool2d_backward(const at::Tensor& grad_output, const at::Tensor& self,
-                               at::IntArrayRef kernel_size, at::IntArrayRef stride,
-                               at::IntArrayRef padding, bool ceil_mode, bool count_include_pad,
-                               std::optional<int64_t> divisor_override) {
-  Functional<m::structured_avg_pool2d_backward> meta;
+template <class Meta, int64_t spatial>
+at::Tensor avg_pool_backward(const at::Tensor& grad_output, const at::Tensor& self,
+                             at::IntArrayRef kernel_size, at::IntArrayRef stride,
+                             at::IntArrayRef padding, bool ceil_mode, bool count_include_pad,
+                             std::optional<int64_t> divisor_override) {
+  Functional<Meta> meta;
   meta.meta(grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad,
             divisor_override);
-  avg_pool("backward", meta.outputs_[0], grad_output, kernel_size, stride, padding,
-           count_include_pad, divisor_override);
+  avg_pool<spatial>(false, meta.outputs_[0], grad_output, kernel_size, stride, padding,
+                    count_include_pad, divisor_override);
   return meta.outputs_[0];
 }
 
-at::Tensor& avg_pool2d_backward_out(const at::Tensor& grad_output, const at::Tensor& self,
-                                    at::IntArrayRef kernel_size, at::IntArrayRef stride,
-                                    at::IntArrayRef padding, bool ceil_mode, bool count_include_pad,
-                                    std::optional<int64_t> divisor_override,
-                                    at::Tensor& grad_input) {
-  Out<m::structured_avg_pool2d_backward> meta(grad_input);
+template <class Meta, int64_t spatial>
+at::Tensor& avg_pool_backward_out(const at::Tensor& grad_output, const at::Tensor& self,
+                                  at::IntArrayRef kernel_size, at::IntArrayRef stride,
+                                  at::IntArrayRef padding, bool ceil_mode, bool count_include_pad,
+                                  std::optional<int64_t> divisor_override, at::Tensor& grad_input) {
+  Out<Meta> meta(grad_input);
   meta.meta(grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad,
             divisor_override);
-  avg_pool("backward", grad_input, grad_output, kernel_size, stride, padding, count_include_pad,
-           divisor_override);
+  avg_pool<spatial>(false, grad_input, grad_output, kernel_size, stride, padding, count_include_pad,
+                    divisor_override);
   return grad_input;
 }
 
-// The output sizes of _adaptive_avg_pool2d, after the CPU's checks.
+// The output sizes of _adaptive_avg_pool{2,3}d, after the CPU's checks.
+template <int64_t spatial>
 std::vector<int64_t> adaptive_output_sizes(const at::Tensor& self, at::IntArrayRef output_size) {
-  TORCH_CHECK(output_size.size() == 2, "adaptive_avg_pool2d: output_size must be 2");
-  TORCH_CHECK(output_size[0] >= 0 && output_size[1] >= 0,
-              "adaptive_avg_pool2d: elements of output_size must be greater than or equal to 0 but "
-              "received {",
-              output_size[0], ", ", output_size[1], "}");
-  TORCH_CHECK(self.dim() == 3 || self.dim() == 4,
-              "adaptive_avg_pool2d(): Expected 3D or 4D tensor, but got ", self.sizes());
+  std::string name = "adaptive_avg_pool" + std::to_string(spatial) + "d";
+  TORCH_CHECK(static_cast<int64_t>(output_size.size()) == spatial, name, ": output_size must be ",
+              spatial);
+  for (int64_t size : output_size)
+    TORCH_CHECK(size >= 0, name, ": elements of output_size must be greater than or equal to 0 ",
+                "but received ", output_size);
+  TORCH_CHECK(self.dim() == spatial + 1 || self.dim() == spatial + 2, name, "(): Expected ",
+              spatial + 1, "D or ", spatial + 2, "D tensor, but got ", self.sizes());
   for (int64_t i = 1; i < self.dim(); ++i) {
-    TORCH_CHECK(self.size(i) > 0,
-                "adaptive_avg_pool2d(): Expected input to have non-zero size for non-batch "
-                "dimensions, but input has sizes ",
+    TORCH_CHECK(self.size(i) > 0, name,
+                "(): Expected input to have non-zero size for non-batch dimensions, but input "
+                "has sizes ",
                 self.sizes(), " with dimension ", i, " being empty");
   }
-  check_dtype("adaptive_avg_pool2d", self, false);
-  std::vector<int64_t> sizes(self.sizes().begin(), self.sizes().end() - 2);
-  sizes.insert(sizes.end(), {output_size[0], output_size[1]});
+  check_dtype(name, self, false);
+  std::vector<int64_t> sizes(self.sizes().begin(), self.sizes().end() - spatial);
+  sizes.insert(sizes.end(), output_size.begin(), output_size.end());
   return sizes;
 }
 
-at::Tensor adaptive_avg_pool2d(const at::Tensor& self, at::IntArrayRef output_size) {
-  at::Tensor out = at::empty(adaptive_output_sizes(self, output_size),
-                             self.options().memory_format(self.suggest_memory_format()));
-  launch("adaptive_avg_pool2d", "forward", self, out, {});
+// The CPU's layouts: 2-D keeps a channels-last input's layout, 3-D writes
+// contiguous outputs.
+template <int64_t spatial>
+at::TensorOptions adaptive_options(const at::Tensor& self) {
+  return self.options().memory_format(spatial == 2 ? self.suggest_memory_format()
+                                                   : c10::MemoryFormat::Contiguous);
+}
+
+template <int64_t spatial>
+at::Tensor adaptive_avg_pool(const at::Tensor& self, at::IntArrayRef output_size) {
+  at::Tensor out =
+      at::empty(adaptive_output_sizes<spatial>(self, output_size), adaptive_options<spatial>(self));
+  pool::launch("adaptive_avg_pool.forward", true, spatial, self, out, {});
   return out;
 }
 
-at::Tensor adaptive_avg_pool2d_backward(const at::Tensor& grad_output, const at::Tensor& self) {
-  TORCH_CHECK(grad_output.dim() == self.dim(),
-              "adaptive_avg_pool2d_backward(): Expected dimensions ", self.dim(),
+template <int64_t spatial>
+at::Tensor& adaptive_avg_pool_out(const at::Tensor& self, at::IntArrayRef output_size,
+                                  at::Tensor& out) {
+  at::native::resize_output(out, adaptive_output_sizes<spatial>(self, output_size));
+  pool::launch("adaptive_avg_pool.forward", true, spatial, self, out, {});
+  return out;
+}
+
+template <int64_t spatial>
+at::Tensor& adaptive_avg_pool_backward_out(const at::Tensor& grad_output, const at::Tensor& self,
+                                           at::Tensor& grad_input) {
+  std::string name = "adaptive_avg_pool" + std::to_string(spatial) + "d_backward";
+  TORCH_CHECK(grad_output.dim() == self.dim(), name, "(): Expected dimensions ", self.dim(),
               " for `grad_output` but got dimensions ", grad_output.dim());
-  check_dtype("adaptive_avg_pool2d_backward", self, false);
-  at::Tensor grad_input = at::empty_like(self, self.suggest_memory_format());
-  launch("adaptive_avg_pool2d", "backward", grad_input, grad_output, {});
+  check_dtype(name, self, false);
+  at::native::resize_output(grad_input, self.sizes());
+  pool::launch("adaptive_avg_pool.backward", false, spatial, grad_input, grad_output, {});
   return grad_input;
 }
+
+template <int64_t spatial>
+at::Tensor adaptive_avg_pool_backward(const at::Tensor& grad_output, const at::Tensor& self) {
+  at::Tensor grad_input = at::empty_like(self, adaptive_options<spatial>(self));
+  return adaptive_avg_pool_backward_out<spatial>(grad_output, self, grad_input);
+}
+
+using Meta2d = m::structured_avg_pool2d;
+using Meta3d = m::structured_avg_pool3d;
+using BackwardMeta2d = m::structured_avg_pool2d_backward;
+using BackwardMeta3d = m::structured_avg_pool3d_backward;
 
 }  // namespace
 
 TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
-  m.impl("avg_pool2d", avg_pool2d);
-  m.impl("avg_pool2d.out", avg_pool2d_out);
-  m.impl("avg_pool2d_backward", avg_pool2d_backward);
-  m.impl("avg_pool2d_backward.grad_input", avg_pool2d_backward_out);
-  m.impl("_adaptive_avg_pool2d", adaptive_avg_pool2d);
-  m.impl("_adaptive_avg_pool2d_backward", adaptive_avg_pool2d_backward);
+  m.impl("avg_pool2d", &avg_pool_functional<Meta2d, 2>);
+  m.impl("avg_pool2d.out", &avg_pool_out<Meta2d, 2>);
+  m.impl("avg_pool2d_backward", &avg_pool_backward<BackwardMeta2d, 2>);
+  m.impl("avg_pool2d_backward.grad_input", &avg_pool_backward_out<BackwardMeta2d, 2>);
+  m.impl("avg_pool3d", &avg_pool_functional<Meta3d, 3>);
+  m.impl("avg_pool3d.out", &avg_pool_out<Meta3d, 3>);
+  m.impl("avg_pool3d_backward", &avg_pool_backward<BackwardMeta3d, 3>);
+  m.impl("avg_pool3d_backward.grad_input", &avg_pool_backward_out<BackwardMeta3d, 3>);
+  m.impl("_adaptive_avg_pool2d", &adaptive_avg_pool<2>);
+  m.impl("_adaptive_avg_pool2d_backward", &adaptive_avg_pool_backward<2>);
+  m.impl("_adaptive_avg_pool3d", &adaptive_avg_pool<3>);
+  m.impl("_adaptive_avg_pool3d_backward", &adaptive_avg_pool_backward<3>);
+  m.impl("adaptive_avg_pool2d.out", &adaptive_avg_pool_out<2>);
+  m.impl("adaptive_avg_pool3d.out", &adaptive_avg_pool_out<3>);
+  m.impl("adaptive_avg_pool3d_backward.grad_input", &adaptive_avg_pool_backward_out<3>);
 }
 
 }  // namespace torchvulkan
