@@ -89,8 +89,18 @@ def _compare(actual, expected, dtype, context, tolerances=None):
                                msg=lambda m: f"{context}\n{m}")
 
 
-def check_op(op, dtype, variant, tolerances=None):
-    """`tolerances` ({dtype: (rtol, atol)}) replaces the defaults for those dtypes."""
+def _upcast(value):
+    if isinstance(value, (list, tuple)):
+        return type(value)(_upcast(v) for v in value)
+    is_16_bit = isinstance(value, torch.Tensor) and value.dtype in (torch.float16, torch.bfloat16)
+    return value.float() if is_16_bit else value
+
+
+def check_op(op, dtype, variant, tolerances=None, upcast_16_bit=False):
+    """`tolerances` ({dtype: (rtol, atol)}) replaces the defaults for those
+    dtypes. `upcast_16_bit`: for float16/bfloat16, the expected values are the
+    CPU's float32 results from the same (16-bit) inputs, rounded, where the
+    CPU computes in 16 bits and this device, as CUDA, in float32."""
     fn = {"functional": op, "inplace": op.inplace_variant, "out": op}[variant]
     if variant == "inplace" and fn is None:
         pytest.skip("no in-place variant")
@@ -102,7 +112,11 @@ def check_op(op, dtype, variant, tolerances=None):
         source = sample.input.clone() if variant == "inplace" else sample.input
         context = f"{op.name} {variant} {dtype} input {tuple(source.shape) if isinstance(source, torch.Tensor) else source} args {args} kwargs {kwargs}"
         try:
-            expected = fn(source, *args, **kwargs)
+            if upcast_16_bit and variant == "functional" and dtype in (torch.float16, torch.bfloat16):
+                expected = _upcast(fn(_upcast(source), *_upcast(args), **{k: _upcast(v) for k, v in kwargs.items()}))
+                expected = expected.to(dtype) if isinstance(expected, torch.Tensor) else expected
+            else:
+                expected = fn(source, *args, **kwargs)
         except Exception:
             # The CPU rejects this sample (e.g. an in-place op whose result would
             # need another dtype): the device must reject it too.

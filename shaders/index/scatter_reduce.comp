@@ -1,4 +1,4 @@
-// dst[index] = combine(dst[index], src), atomically (see atomic.glsl):
+// dst[index] = combine(dst[index], src), atomically (see common/atomic.glsl):
 // operand 0 dst (restrided so that the indexed dimension has stride 0), 1 src,
 // 2 the int64 index. scalar[0]: the indexed dimension's stride in bytes;
 // scalar[1]: its size (0: indices are offsets in units of scalar[0]);
@@ -30,7 +30,7 @@ X_T combine(X_T a, X_T b) {
 #endif
 }
 
-#include "index/atomic.glsl"
+#include "common/atomic.glsl"
 
 void element(uint64_t i) {
   int64_t raw = RefI64(operand_address(2, i)).v;

@@ -30,8 +30,7 @@ W_T scale(int d) {
 #endif
 }
 
-W_T cubic_near(W_T x) { return ((1.25 * x - 2.25) * x) * x + 1.0; }                   // |x| <= 1, A = -0.75
-W_T cubic_far(W_T x) { return ((-0.75 * x + 3.75) * x - 6.0) * x + 3.0; }             // 1 < |x| < 2
+#include "upsample/cubic.glsl"
 
 // The input positions output position o of dimension d reads and their
 // weights; returns how many.
@@ -59,10 +58,7 @@ int taps(int d, int64_t o, out int64_t index[4], out W_T weight[4]) {
     weight[1] = t;
     return 2;
   }
-  weight[0] = cubic_far(t + W_T(1));
-  weight[1] = cubic_near(t);
-  weight[2] = cubic_near(W_T(1) - t);
-  weight[3] = cubic_far(W_T(2) - t);
+  cubic_weights(t, weight);
   for (int k = 0; k < 4; ++k) index[k] = clamp(first - 1 + k, int64_t(0), size - 1);
   return 4;
 }

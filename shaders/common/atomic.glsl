@@ -1,4 +1,5 @@
-// dst = combine(dst, value) as one atomic read-modify-write, for any dtype:
+// dst = combine(dst, value) as one atomic read-modify-write, for any dtype
+// (the includer defines X_T combine(X_T, X_T)):
 // a compare-and-swap loop on the aligned 32-bit word holding the element (or
 // on the 64-bit element itself). Vulkan has no portable float atomic add and
 // no 8/16-bit atomics, while 32-bit CAS is core and 64-bit CAS is
