@@ -1,4 +1,4 @@
-"""index_add, index_copy and index_fill on the vulkan device
+"""index_add, index_copy, index_fill and index_reduce on the vulkan device
 (csrc/aten/ops/index/along_dim.cpp), in strict mode against the CPU: every
 dimension, repeated indices, alpha, scalar and tensor fill values, 0-dim
 tensors, gradients, and OpInfo samples."""
@@ -50,3 +50,18 @@ def test_index_copy_and_fill(no_fallback):
 @parametrize(["index_add", "index_copy", "index_fill"])
 def test_opinfo(op, dtype, variant, no_fallback):
     check_op(op, dtype, variant, tolerances={torch.float16: (1e-2, 1e-2), torch.bfloat16: (5e-2, 5e-2)})
+
+
+@pytest.mark.parametrize("reduce", ["prod", "mean", "amax", "amin"])
+@pytest.mark.parametrize("include_self", [True, False])
+def test_index_reduce(reduce, include_self, no_fallback):
+    torch.manual_seed(0)
+    self, source = torch.randn(4, 6), torch.randn(4, 5)
+    index = torch.tensor([0, 5, 0, 2, 5])
+    got = V(self).index_reduce_(1, V(index), V(source), reduce, include_self=include_self)
+    torch.testing.assert_close(got.cpu(), self.index_reduce(1, index, source, reduce, include_self=include_self))
+
+
+@parametrize([("index_reduce", r) for r in ("prod", "mean", "amax", "amin")])
+def test_index_reduce_opinfo(op, dtype, variant, no_fallback):
+    check_op(op, dtype, variant)
