@@ -1,0 +1,161 @@
+// _cdist_forward, _pdist_forward and their backwards: p-norm distances
+// between rows (shaders/linalg/distance.comp), with the CPU's checks and
+// special cases. cdist with p = 2 takes the matrix-product form
+// (_euclidean_dist: |u|^2 + |v|^2 - 2 u.v, on the native products) where
+// the CPU does: compute_mode 1, or 0 with more than 25 rows.
+#include <ATen/ExpandUtils.h>
+#include <ATen/ops/_euclidean_dist.h>
+#include <ATen/ops/empty.h>
+#include <ATen/ops/zeros.h>
+#include <ATen/ops/zeros_like.h>
+#include <c10/util/irange.h>
+#include <torch/library.h>
+
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+#include "aten/context.h"
+#include "aten/launch.h"
+
+namespace torchvulkan {
+namespace {
+
+// (batch, row, column) strides of a [batches, rows, columns] view.
+std::vector<int64_t> strides3(const at::Tensor& t) {
+  return {t.stride(0), t.stride(1), t.stride(2)};
+}
+
+// Runs distance.<op>. x1, x2, out ([batches, rows, columns] views; pdist's
+// vectors as [1, 1, n]), and backward grad and dist.
+void launch(const char* op, bool pdist, double p, const at::Tensor& x1, const at::Tensor& x2,
+            const at::Tensor& out, const at::Tensor& grad, const at::Tensor& dist) {
+  bool forward = !grad.defined();
+  auto address = [](const at::Tensor& t) {
+    return t.defined() ? reinterpret_cast<int64_t>(t.const_data_ptr()) : int64_t{0};
+  };
+  std::vector<int64_t> words = {address(x1),   address(x2),   address(out),
+                                address(grad), address(dist), x1.size(0),
+                                x1.size(1),    x2.size(1),    x1.size(2)};
+  for (const at::Tensor* t : {&x1, &x2, &out, &grad, &dist}) {
+    auto s = t->defined() ? strides3(*t) : std::vector<int64_t>{0, 0, 0};
+    words.insert(words.end(), s.begin(), s.end());
+  }
+  float p32 = static_cast<float>(p);
+  uint32_t p32_bits;
+  std::memcpy(&p32_bits, &p32, 4);
+  int64_t p64_bits;
+  std::memcpy(&p64_bits, &p, 8);
+  words.insert(words.end(), {int64_t(p32_bits), int64_t(pdist), p64_bits});
+  std::vector<rt::Access> accesses = {span_of(x1, false), span_of(x2, false), span_of(out, true)};
+  if (!forward) accesses.insert(accesses.end(), {span_of(grad, false), span_of(dist, false)});
+  rt::Device& dev = device_for(x1);
+  const rt::Kernel& k =
+      dev.pipelines().get(std::string("distance.") + op + "." + dtype_name(x1.scalar_type()));
+  uint64_t invocations = static_cast<uint64_t>(out.numel());
+  if (invocations == 0) return;
+  uint64_t push = 0;  // the stream writes the parameters' address here
+  dev.stream().dispatch(k, &push, sizeof(push), words.data(),
+                        static_cast<uint32_t>(words.size() * sizeof(int64_t)), invocations,
+                        accesses);
+}
+
+// x1's and x2's batch dimensions broadcast to one; the [batches, rows,
+// columns] views of both.
+std::vector<int64_t> batch_shape(const at::Tensor& x1, const at::Tensor& x2) {
+  return at::infer_size(x1.sizes().slice(0, x1.dim() - 2), x2.sizes().slice(0, x2.dim() - 2));
+}
+
+at::Tensor batched(const at::Tensor& t, const std::vector<int64_t>& batch) {
+  std::vector<int64_t> sizes = batch;
+  sizes.insert(sizes.end(), {t.size(-2), t.size(-1)});
+  return t.expand(sizes).reshape({-1, t.size(-2), t.size(-1)});
+}
+
+at::Tensor cdist_forward(const at::Tensor& x1, const at::Tensor& x2, double p,
+                         std::optional<int64_t> compute_mode) {
+  TORCH_CHECK(x1.dim() >= 2, "cdist only supports at least 2D tensors, X1 got: ", x1.dim(), "D");
+  TORCH_CHECK(x2.dim() >= 2, "cdist only supports at least 2D tensors, X2 got: ", x2.dim(), "D");
+  TORCH_CHECK(x1.size(-1) == x2.size(-1),
+              "X1 and X2 must have the same number of columns. X1: ", x1.size(-1),
+              " X2: ", x2.size(-1));
+  TORCH_CHECK(at::isFloatingType(x1.scalar_type()),
+              "cdist only supports floating-point dtypes, X1 got: ", x1.scalar_type());
+  TORCH_CHECK(at::isFloatingType(x2.scalar_type()),
+              "cdist only supports floating-point dtypes, X2 got: ", x2.scalar_type());
+  TORCH_CHECK(x1.scalar_type() == x2.scalar_type(),
+              "cdist: X1 and X2 must have the same dtype, got ", x1.scalar_type(), " and ",
+              x2.scalar_type());
+  TORCH_CHECK(p >= 0, "cdist only supports non-negative p values");
+  int64_t mode = compute_mode.value_or(0);
+  TORCH_CHECK(mode >= 0 && mode <= 2, "possible modes: 0, 1, 2, but was: ", mode);
+  int64_t r1 = x1.size(-2), r2 = x2.size(-2);
+  std::vector<int64_t> batch = batch_shape(x1, x2), shape = batch;
+  shape.insert(shape.end(), {r1, r2});
+  if (r1 == 0 || r2 == 0 || c10::multiply_integers(batch) == 0)
+    return at::empty(shape, x1.options());
+  if (x1.size(-1) == 0) return at::zeros(shape, x1.options());
+  at::Tensor a = batched(x1, batch), b = batched(x2, batch);
+  if (p == 2 && (mode == 1 || (mode == 0 && (r1 > 25 || r2 > 25))))
+    return at::_euclidean_dist(a, b).view(shape);
+  at::Tensor out = at::empty({a.size(0), r1, r2}, x1.options());
+  launch("forward", false, p, a, b, out, {}, {});
+  return out.view(shape);
+}
+
+at::Tensor cdist_backward(const at::Tensor& grad, const at::Tensor& x1, const at::Tensor& x2,
+                          double p, const at::Tensor& cdist) {
+  std::vector<int64_t> batch = batch_shape(x1, x2), sizes = batch;
+  sizes.insert(sizes.end(), {x1.size(-2), x1.size(-1)});
+  if (p == 0 || x1.size(-2) == 0 || x2.size(-2) == 0 || x1.size(-1) == 0 ||
+      c10::multiply_integers(batch) == 0)
+    return at::zeros_like(x1);
+  at::Tensor a = batched(x1, batch), b = batched(x2, batch);
+  at::Tensor g = grad.reshape({-1, x1.size(-2), x2.size(-2)}),
+             d = cdist.reshape({-1, x1.size(-2), x2.size(-2)});
+  at::Tensor grad_x1 = at::empty({a.size(0), a.size(1), a.size(2)}, x1.options());
+  launch("backward", false, p, a, b, grad_x1, g, d);
+  return grad_x1.view(sizes);
+}
+
+// A vector as pdist's [1, 1, n] view.
+at::Tensor as_row(const at::Tensor& t) {
+  return t.view({1, 1, -1});
+}
+
+at::Tensor pdist_forward(const at::Tensor& self, double p) {
+  TORCH_CHECK(self.is_contiguous(), "_pdist_forward requires contiguous input");
+  TORCH_CHECK(self.dim() == 2, "pdist only supports 2D tensors, got: ", self.dim(), "D");
+  TORCH_CHECK(at::isFloatingType(self.scalar_type()), "pdist only supports floating-point dtypes");
+  TORCH_CHECK(p >= 0, "pdist only supports non-negative p values");
+  int64_t n = self.size(0);
+  if (n <= 1) return at::empty({0}, self.options());
+  at::Tensor out = at::empty({n * (n - 1) / 2}, self.options());
+  if (self.size(1) == 0) return out.zero_();
+  at::Tensor rows = self.unsqueeze(0);
+  launch("forward", true, p, rows, rows, as_row(out), {}, {});
+  return out;
+}
+
+at::Tensor pdist_backward(const at::Tensor& grad, const at::Tensor& self, double p,
+                          const at::Tensor& pdist) {
+  TORCH_CHECK(self.is_contiguous(), "_pdist_backward requires self to be contiguous");
+  TORCH_CHECK(pdist.is_contiguous(), "_pdist_backward requires pdist to be contiguous");
+  if (p == 0 || grad.numel() == 0 || self.numel() == 0) return at::zeros_like(self);
+  at::Tensor result = at::empty_like(self, at::MemoryFormat::Contiguous);
+  at::Tensor rows = self.unsqueeze(0);
+  launch("backward", true, p, rows, rows, result.unsqueeze(0), as_row(grad.contiguous()),
+         as_row(pdist));
+  return result;
+}
+
+}  // namespace
+
+TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
+  m.impl("_cdist_forward", cdist_forward);
+  m.impl("_cdist_backward", cdist_backward);
+  m.impl("_pdist_forward", pdist_forward);
+  m.impl("_pdist_backward", pdist_backward);
+}
+
+}  // namespace torchvulkan
