@@ -33,9 +33,11 @@ recompiles only what changed.
 """
 import argparse
 import concurrent.futures as cf
+import functools
 import hashlib
 import itertools
 import os
+import re
 import subprocess
 import sys
 import tomllib
@@ -249,12 +251,33 @@ def glslc_ok(glslc, source, work):
     return r.returncode == 0
 
 
+INCLUDE = re.compile(r'^\s*#include\s+"([^"]+)"', re.M)
+
+
+@functools.cache
+def source_text(name):
+    return (HERE / name).read_text()
+
+
+def included(text, found=None):
+    """The files (relative to shaders/) `text` includes, directly or through
+    other includes, sorted."""
+    found = set() if found is None else found
+    for name in INCLUDE.findall(text):
+        if name not in found:
+            found.add(name)
+            included(source_text(name), found)
+    return sorted(found)
+
+
+def wrapper_text(source, prelude):
+    return "#version 460\n" + prelude + f'#include "{source}"\n'
+
+
 def compile_variant(glslc, work, name, source, prelude, target_env):
-    text = "#version 460\n" + prelude + f'#include "{source}"\n'
-    # What a kernel can include: the shared headers and those beside its source.
-    includes = sorted((HERE / "common").glob("*.glsl")) + sorted((HERE / source).parent.glob("*.glsl"))
-    deps = "".join(p.read_text() for p in includes)
-    digest = hashlib.sha256((target_env + text + deps + (HERE / source).read_text()).encode()).hexdigest()[:16]
+    text = wrapper_text(source, prelude)
+    deps = "".join(source_text(p) for p in included(text))
+    digest = hashlib.sha256((target_env + text + deps).encode()).hexdigest()[:16]
     spv = Path(work) / f"{name}.{digest}.spv"
     if not spv.exists():
         wrapper = Path(work) / f"{name}.comp"
@@ -298,9 +321,10 @@ def main():
         words = [int.from_bytes(blob[k:k + 4], "little") for k in range(0, len(blob), 4)]
         out.append(f"static const uint32_t k{i}[] = {{" + ",".join(map(str, words)) + "};")
     out.append("const EmbeddedKernel kEmbeddedKernels[] = {")
-    for i, (name, _, _, needs, workgroup, _) in enumerate(jobs):
+    for i, (name, source, prelude, needs, workgroup, _) in enumerate(jobs):
         flags = " | ".join(f"Feature::{n}" for n in needs) or "0"
-        out.append(f'  {{"{name}", k{i}, sizeof(k{i}) / 4, {flags}, {workgroup}}},')
+        faults = "true" if "common/fault.glsl" in included(wrapper_text(source, prelude)) else "false"
+        out.append(f'  {{"{name}", k{i}, sizeof(k{i}) / 4, {flags}, {workgroup}, {faults}}},')
     out.append("};")
     out.append(f"const size_t kNumEmbeddedKernels = {len(jobs)};")
     out.append("const char* const kCompilerFeatures[] = {" + "".join(f'"{f}", ' for f in features) + "nullptr};")

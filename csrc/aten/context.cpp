@@ -7,13 +7,16 @@ namespace {
 thread_local c10::DeviceIndex current_index = 0;
 }
 
-c10::DeviceIndex current_device() { return current_index; }
+c10::DeviceIndex current_device() {
+  return current_index;
+}
 
 void set_current_device(c10::DeviceIndex index) {
   rt::Runtime& runtime = rt::Runtime::get();
   TORCH_CHECK(runtime.device_count() > 0, "torchvulkan: ", runtime.status());
-  TORCH_CHECK(index >= 0 && index < runtime.device_count(), "torchvulkan: invalid device vulkan:", int(index), "; ",
-              runtime.device_count(), " Vulkan device(s) available");
+  TORCH_CHECK(index >= 0 && index < runtime.device_count(),
+              "torchvulkan: invalid device vulkan:", int(index), "; ", runtime.device_count(),
+              " Vulkan device(s) available");
   current_index = index;
 }
 
@@ -21,14 +24,14 @@ rt::Device& device(c10::DeviceIndex index) {
   rt::Runtime& runtime = rt::Runtime::get();
   int i = index < 0 ? current_index : index;
   TORCH_CHECK(runtime.device_count() > 0, "torchvulkan: ", runtime.status());
-  TORCH_CHECK(i < runtime.device_count(), "torchvulkan: invalid device vulkan:", i, "; ", runtime.device_count(),
-              " Vulkan device(s) available");
+  TORCH_CHECK(i < runtime.device_count(), "torchvulkan: invalid device vulkan:", i, "; ",
+              runtime.device_count(), " Vulkan device(s) available");
   return runtime.device(i);
 }
 
 rt::Device& device_for(const at::TensorBase& tensor) {
-  TORCH_CHECK(tensor.device().type() == c10::DeviceType::PrivateUse1, "torchvulkan: expected a vulkan tensor, got ",
-              tensor.device());
+  TORCH_CHECK(tensor.device().type() == c10::DeviceType::PrivateUse1,
+              "torchvulkan: expected a vulkan tensor, got ", tensor.device());
   return device(tensor.device().index());
 }
 
@@ -36,10 +39,20 @@ rt::Access span_of(const at::TensorBase& tensor, bool write) {
   auto base = reinterpret_cast<uint64_t>(tensor.const_data_ptr());
   int64_t low = 0, high = 0;
   for (int64_t d = 0; d < tensor.dim(); ++d) {
-    int64_t extent = (tensor.size(d) - 1) * tensor.stride(d) * static_cast<int64_t>(tensor.element_size());
+    int64_t extent =
+        (tensor.size(d) - 1) * tensor.stride(d) * static_cast<int64_t>(tensor.element_size());
     (extent < 0 ? low : high) += extent;
   }
   return {base + low, base + high + tensor.element_size(), write};
+}
+
+void raise_faults(rt::Device& dev) {
+  uint32_t faults = dev.take_faults();
+  TORCH_CHECK_INDEX(
+      (faults & rt::Device::kFaultIndex) == 0, "torchvulkan: a kernel on ", dev.caps().name,
+      " met an index out of range (indexing, gather, scatter, index_select, embedding, ...) ",
+      "and skipped it: reads gave zero, writes were dropped. Reported at this synchronization; ",
+      "the CPU raises at the call itself.");
 }
 
 rt::Location locate(const at::TensorBase& tensor) {

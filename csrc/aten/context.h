@@ -25,4 +25,9 @@ rt::Access span_of(const at::TensorBase& tensor, bool write);
 // The buffer and offset behind a Vulkan tensor's first element.
 rt::Location locate(const at::TensorBase& tensor);
 
+// Raises the faults `dev`'s kernels reported since the last check (an index
+// out of range: IndexError), as CUDA raises a device-side assert at the
+// next synchronization. Called right after the host waited for the device.
+void raise_faults(rt::Device& dev);
+
 }  // namespace torchvulkan

@@ -25,7 +25,9 @@ namespace {
 
 constexpr uint64_t kInlineUpload = 65536;  // vkCmdUpdateBuffer's limit
 
-bool is_vulkan(const at::Tensor& t) { return t.device().type() == c10::DeviceType::PrivateUse1; }
+bool is_vulkan(const at::Tensor& t) {
+  return t.device().type() == c10::DeviceType::PrivateUse1;
+}
 
 // Same dtype, same layout, one dense block of memory.
 bool same_dense_layout(const at::Tensor& a, const at::Tensor& b) {
@@ -64,9 +66,9 @@ void upload(const at::Tensor& dst, const void* host, uint64_t bytes, bool non_bl
   rt::Location to = locate(dst);
   rt::Access write = span_of(dst, true);
   if (auto pinned = dev.host().locate(host)) {
-    uint64_t value = dev.stream().copy(pinned->buffer, pinned->offset, to.buffer, to.offset, bytes,
-                                       {reinterpret_cast<uint64_t>(host), reinterpret_cast<uint64_t>(host) + bytes, false},
-                                       write);
+    uint64_t value = dev.stream().copy(
+        pinned->buffer, pinned->offset, to.buffer, to.offset, bytes,
+        {reinterpret_cast<uint64_t>(host), reinterpret_cast<uint64_t>(host) + bytes, false}, write);
     dev.host().record_use(host, value);
     // Pageable semantics for a blocking copy: the caller may reuse the memory at once.
     if (!non_blocking) dev.stream().wait(value);
@@ -80,7 +82,8 @@ void upload(const at::Tensor& dst, const void* host, uint64_t bytes, bool non_bl
   std::memcpy(staging, host, bytes);
   auto s = reinterpret_cast<uint64_t>(staging);
   rt::Location from = *dev.host().locate(staging);
-  uint64_t value = dev.stream().copy(from.buffer, from.offset, to.buffer, to.offset, bytes, {s, s + bytes, false}, write);
+  uint64_t value = dev.stream().copy(from.buffer, from.offset, to.buffer, to.offset, bytes,
+                                     {s, s + bytes, false}, write);
   dev.host().record_use(staging, value);
   dev.host().free(staging);
 }
@@ -105,31 +108,36 @@ void device_to_host(const at::Tensor& dst, const at::Tensor& src, bool non_block
   if (same_dense_layout(dst, dense)) {
     if (auto pinned = dev.host().locate(dst.data_ptr())) {
       auto d = reinterpret_cast<uint64_t>(dst.data_ptr());
-      uint64_t value = dev.stream().copy(from.buffer, from.offset, pinned->buffer, pinned->offset, bytes, read,
-                                         {d, d + bytes, true});
+      uint64_t value = dev.stream().copy(from.buffer, from.offset, pinned->buffer, pinned->offset,
+                                         bytes, read, {d, d + bytes, true});
       dev.host().record_use(dst.data_ptr(), value);
       if (non_blocking) {
         dev.stream().flush();
       } else {
         dev.stream().wait(value);
+        raise_faults(dev);
       }
       return;
     }
   }
-  at::Tensor host = at::empty_strided(dense.sizes(), dense.strides(), dense.options().device(c10::kCPU));
+  at::Tensor host =
+      at::empty_strided(dense.sizes(), dense.strides(), dense.options().device(c10::kCPU));
   if (from.mapped) {
     // Host-visible device memory (lavapipe, unified memory): read it in place once idle.
     dev.stream().synchronize();
+    raise_faults(dev);
     std::memcpy(host.data_ptr(), from.mapped, bytes);
   } else {
     void* staging = dev.host().allocate(bytes);
     rt::Location to = *dev.host().locate(staging);
     auto s = reinterpret_cast<uint64_t>(staging);
-    uint64_t value = dev.stream().copy(from.buffer, from.offset, to.buffer, to.offset, bytes, read, {s, s + bytes, true});
+    uint64_t value = dev.stream().copy(from.buffer, from.offset, to.buffer, to.offset, bytes, read,
+                                       {s, s + bytes, true});
     dev.host().record_use(staging, value);
     dev.stream().wait(value);
     std::memcpy(host.data_ptr(), staging, bytes);
     dev.host().free(staging);
+    raise_faults(dev);
   }
   dst.copy_(host);
 }

@@ -88,7 +88,10 @@ class GuardImpl final : public c10::impl::DeviceGuardImplInterface {
     delete e;
   }
   void synchronizeEvent(void* event) const override {
-    if (auto* e = static_cast<Event*>(event)) device(e->device).stream().wait(e->value);
+    if (auto* e = static_cast<Event*>(event)) {
+      device(e->device).stream().wait(e->value);
+      raise_faults(device(e->device));
+    }
   }
   bool queryStream(const c10::Stream& stream) const override {
     rt::Stream& s = device(stream.device_index()).stream();
@@ -96,9 +99,11 @@ class GuardImpl final : public c10::impl::DeviceGuardImplInterface {
   }
   void synchronizeStream(const c10::Stream& stream) const override {
     device(stream.device_index()).stream().synchronize();
+    raise_faults(device(stream.device_index()));
   }
   void synchronizeDevice(const c10::DeviceIndex index) const override {
     device(index).synchronize();
+    raise_faults(device(index));
   }
   void recordDataPtrOnStream(const c10::DataPtr&, const c10::Stream&) const override {}
 

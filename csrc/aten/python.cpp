@@ -123,8 +123,18 @@ PYBIND11_MODULE(_C, m) {
   m.def("current_device", [] { return static_cast<int>(current_device()); });
   m.def("set_device", [](int index) { set_current_device(static_cast<c10::DeviceIndex>(index)); });
   m.def("synchronize", [](int index) {
-    py::gil_scoped_release release;
-    for (rt::Device* dev : targets(index)) dev->synchronize();
+    auto devices = targets(index);
+    {
+      py::gil_scoped_release release;
+      for (rt::Device* dev : devices) dev->synchronize();
+    }
+    for (rt::Device* dev : devices) {
+      try {
+        raise_faults(*dev);
+      } catch (const c10::IndexError& e) {
+        throw py::index_error(e.what_without_backtrace());
+      }
+    }
   });
   m.def("empty_cache", [] {
     py::gil_scoped_release release;

@@ -1,5 +1,6 @@
 #include "runtime/device.h"
 
+#include <atomic>
 #include <vector>
 
 #include "runtime/error.h"
@@ -103,6 +104,9 @@ Device::Device(int index, VkPhysicalDevice physical, Capabilities caps)
   bool mappable = type.propertyFlags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT;
 
   pipelines_ = std::make_unique<Pipelines>(device_, caps_);
+  fault_ = create_buffer(device_, params_type, 16, true);
+  *static_cast<uint32_t*>(fault_.mapped) = 0;
+  pipelines_->set_fault_address(fault_.address);
   stream_ = std::make_unique<Stream>(device_, queue_, family, families[family].timestampValidBits,
                                      caps_, pipelines_->layout(), params_type);
   memory_ =
@@ -117,7 +121,12 @@ Device::~Device() {
   host_.reset();
   memory_.reset();
   pipelines_.reset();
+  destroy_buffer(device_, fault_);
   vkDestroyDevice(device_, nullptr);
+}
+
+uint32_t Device::take_faults() {
+  return std::atomic_ref<uint32_t>(*static_cast<uint32_t*>(fault_.mapped)).exchange(0);
 }
 
 std::optional<Location> Device::locate(uint64_t address) {

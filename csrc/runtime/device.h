@@ -37,6 +37,12 @@ class Device {
   void synchronize() { stream_->synchronize(); }
   void empty_cache();
 
+  // Faults kernels reported (shaders/common/fault.glsl), as bits, since the
+  // last call, which clears them. Complete for the kernels that have
+  // completed.
+  static constexpr uint32_t kFaultIndex = 1;  // an index out of range
+  uint32_t take_faults();
+
  private:
   int index_;
   VkPhysicalDevice physical_;
@@ -48,6 +54,7 @@ class Device {
   std::unique_ptr<MemoryPool> memory_;
   std::unique_ptr<HostPool> host_;
   bool native_half_ = false;
+  Buffer fault_;  // the word kernels report faults in, host-visible
 };
 
 }  // namespace torchvulkan::rt

@@ -25,6 +25,7 @@ struct EmbeddedKernel {
   size_t words;
   uint32_t features;
   uint32_t workgroup_size;  // fixed by the kernel; 0: the device's default
+  bool reports_faults;      // includes shaders/common/fault.glsl
 };
 
 extern const EmbeddedKernel kEmbeddedKernels[];

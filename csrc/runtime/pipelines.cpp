@@ -116,10 +116,15 @@ VkPipeline Pipelines::create(const EmbeddedKernel& embedded, VkPipelineCreateFla
   VkShaderModule module;
   check(vkCreateShaderModule(device_, &module_info, nullptr, &module), "vkCreateShaderModule");
 
-  const uint32_t constants[] = {workgroup_size_of(embedded), native_half_};
-  const VkSpecializationMapEntry entries[] = {{0, 0, sizeof(uint32_t)},
-                                              {1, sizeof(uint32_t), sizeof(VkBool32)}};
-  VkSpecializationInfo spec{2, entries, sizeof(constants), constants};
+  const uint32_t constants[] = {workgroup_size_of(embedded), native_half_,
+                                static_cast<uint32_t>(fault_address_),
+                                static_cast<uint32_t>(fault_address_ >> 32)};
+  const VkSpecializationMapEntry entries[] = {{0, 0, 4}, {1, 4, 4}, {2, 8, 4}, {3, 12, 4}};
+  // Only the kernels that report faults get the fault word's address: it
+  // differs from process to process, and would otherwise miss every
+  // pipeline-cache entry.
+  VkSpecializationInfo spec{embedded.reports_faults ? 4u : 2u, entries,
+                            embedded.reports_faults ? sizeof(constants) : 8, constants};
   VkComputePipelineCreateInfo info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
   info.flags = flags;
   info.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO};

@@ -45,6 +45,10 @@ class Pipelines {
   // conversion rounds exactly (see half_probe.h). Takes effect for pipelines
   // created afterwards.
   void set_native_half(bool native) { native_half_ = native ? VK_TRUE : VK_FALSE; }
+  // Specialization constants 2 and 3 of the kernels that report faults
+  // (shaders/common/fault.glsl): the device address of the word they set.
+  // Set before the first pipeline is created.
+  void set_fault_address(uint64_t address) { fault_address_ = address; }
   void save_cache();
   // The driver's compiler statistics for a kernel, from a pipeline built
   // for the question (so the pipelines in use never pay for the capture).
@@ -62,6 +66,7 @@ class Pipelines {
   bool capture_statistics_ = false;
   uint32_t workgroup_size_ = 0;
   VkBool32 native_half_ = VK_FALSE;
+  uint64_t fault_address_ = 0;
   VkPipelineLayout layout_ = VK_NULL_HANDLE;
   VkPipelineCache cache_ = VK_NULL_HANDLE;
   std::string cache_path_;

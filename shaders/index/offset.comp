@@ -1,8 +1,9 @@
 // Byte offsets of advanced indexing, one index tensor at a time:
 // out = acc + wrap(index) * scalar[0], with scalar[1] the indexed dimension's
-// size. Operands: 0 out, 1 acc, 2 the int64 index. An index out of range
-// makes the offset -2^62, which the gather and scatter kernels see as out of
-// range (their size check is skipped for offsets: scalar[1] == 0 there).
+// size. Operands: 0 out, 1 acc, 2 the int64 index. An index out of range is
+// reported (common/fault.glsl) and makes the offset -2^62, which the gather
+// and scatter kernels skip (their size check, and so their report, is
+// skipped for offsets: scalar[1] == 0 there).
 #include "common/strided.glsl"
 #include "index/bits.glsl"
 

@@ -4,7 +4,8 @@
 // each invocation issuing its kSteps loads before any store so that several
 // are in flight, with one 32-bit division per unit instead of the general
 // gather's per-element 64-bit index arithmetic: bandwidth-bound, not ALU-bound.
-// Indices out of range give zero rows (the kernel never reads outside the table).
+// Indices out of range give zero rows and are reported (common/fault.glsl);
+// the kernel never reads outside the table.
 #include "index/bits.glsl"
 
 #if WIDTH == 16
@@ -30,7 +31,7 @@ layout(push_constant) uniform Args {
   uint64_t table;
   uint64_t result;
   uint64_t index;
-  int64_t table_rows;    // size of dim 0, for wrapping negative indices
+  int64_t table_rows;    // size of dim 0, for the range check
   int64_t index_stride;  // in indices
   uint rows;             // indices; rows * row_units < 2^31 (the host checks)
   uint row_units;        // WIDTH-byte units per row
@@ -54,7 +55,7 @@ void main() {
     v[k] = UNIT_ZERO;
     if (u >= total) continue;
     uint r = u / args.row_units;
-    int64_t row = wrap_index(index_at(r), args.table_rows);
+    int64_t row = check_index(index_at(r), args.table_rows);
     if (row >= 0) v[k] = Units(args.table + uint64_t(row) * args.row_units * WIDTH).v[u - r * args.row_units];
   }
   for (uint k = 0; k < kSteps; ++k) {

@@ -6,7 +6,7 @@
 #include "index/bits.glsl"
 
 void element(uint64_t i) {
-  int64_t index = wrap_index(RefI64(operand_address(2, i)).v, int64_t(args.scalar[1]));
+  int64_t index = index_in(RefI64(operand_address(2, i)).v, int64_t(args.scalar[1]), args.scalar[2]);
   if (index < 0) return;
   copy_element(operand_address(0, i) + uint64_t(index * int64_t(args.scalar[0])), operand_address(1, i));
 }

@@ -38,3 +38,13 @@ def test_defines_reach_the_prelude_and_workgroup_the_kernel():
     needs, workgroup, prelude = variants([])["k.a.f16"]
     assert workgroup == 128
     assert "#define BM 64\n" in prelude and "#define X_DT_F16 1\n" in prelude
+
+
+def test_includes_are_followed_through_other_includes():
+    # A kernel's cache digest covers every file it includes, and those that
+    # include common/fault.glsl get the fault word's address.
+    gather = compile_py.included(compile_py.wrapper_text("index/gather.comp", '#include "common/base.glsl"\n'))
+    assert {"index/gather.comp", "index/bits.glsl", "common/fault.glsl", "common/base.glsl"} <= set(gather)
+    distance = compile_py.included(compile_py.wrapper_text("linalg/distance.comp", ""))
+    assert "elementwise/pointwise_math.glsl" in distance and "common/math.glsl" in distance
+    assert "common/fault.glsl" not in compile_py.included(compile_py.wrapper_text("elementwise/unary.comp", ""))

@@ -14,6 +14,7 @@
 #include <ATen/ops/index_add_meta.h>
 #include <ATen/ops/index_copy_meta.h>
 #include <ATen/ops/index_reduce_meta.h>
+#include <ATen/ops/where.h>
 #include <torch/library.h>
 
 #include <vector>
@@ -139,13 +140,20 @@ int64_t fill_dim(const at::Tensor& self, int64_t dim, const at::Tensor& index) {
   return c10::maybe_wrap_dim(dim, std::max<int64_t>(self.dim(), 1));
 }
 
+// index_fill_ takes negative indices from the end, as the CPU; the scatter
+// does not.
+at::Tensor from_end(const at::Tensor& index, int64_t size) {
+  return at::where(index < 0, index + size, index);
+}
+
 at::Tensor& index_fill_scalar(at::Tensor& self, int64_t dim, const at::Tensor& index,
                               const at::Scalar& value) {
   int64_t d = fill_dim(self, dim, index);
   if (index.numel() == 0) return self;
   std::vector<int64_t> sizes = self.sizes().vec();
   if (!sizes.empty()) sizes[d] = index.numel();
-  return self.scatter_(d, along(index, d, sizes), value);
+  return self.scatter_(d, along(from_end(index, self.dim() == 0 ? 1 : self.size(d)), d, sizes),
+                       value);
 }
 
 at::Tensor& index_fill_tensor(at::Tensor& self, int64_t dim, const at::Tensor& index,
@@ -158,7 +166,8 @@ at::Tensor& index_fill_tensor(at::Tensor& self, int64_t dim, const at::Tensor& i
   std::vector<int64_t> sizes = self.sizes().vec();
   if (!sizes.empty()) sizes[d] = index.numel();
   // A value on the device stays there: scattered from a broadcast view.
-  return self.scatter_(d, along(index, d, sizes), value.to(self.options()).expand(sizes));
+  return self.scatter_(d, along(from_end(index, self.dim() == 0 ? 1 : self.size(d)), d, sizes),
+                       value.to(self.options()).expand(sizes));
 }
 
 }  // namespace

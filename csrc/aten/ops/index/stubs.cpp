@@ -127,7 +127,7 @@ void index_kernel(at::TensorIteratorBase& iter, at::IntArrayRef sizes, at::IntAr
   at::Tensor out = iter.tensor(0), src = iter.tensor(1);
   at::Tensor source = whole(src, sizes, strides);
   if (sizes.size() == 1) {
-    index::gather(iter, strides[0], sizes[0], source);
+    index::gather(iter, strides[0], sizes[0], source, index::Negative::from_end);
     return;
   }
   at::Tensor offsets = index::byte_offsets(out.sizes(), indices_of(iter), sizes, strides);
@@ -141,9 +141,9 @@ void index_put_kernel(at::TensorIterator& iter, at::IntArrayRef sizes, at::IntAr
   at::Tensor dest = whole(dst, sizes, strides);
   auto run = [&](const at::TensorIteratorBase& it, int64_t stride, int64_t size) {
     if (accumulate) {
-      index::scatter_reduce(it, Reduce::sum, stride, size, dest);
+      index::scatter_reduce(it, Reduce::sum, stride, size, dest, std::nullopt, index::Negative::from_end);
     } else {
-      index::scatter(it, stride, size, dest);
+      index::scatter(it, stride, size, dest, index::Negative::from_end);
     }
   };
   if (sizes.size() == 1) {
@@ -213,7 +213,7 @@ void take_kernel(at::TensorIterator& iter, const at::TensorBase& input_base) {
                 .add_owned_const_input(input.as_strided(out.sizes(), zeros))
                 .add_const_input(iter.tensor(1))
                 .build();
-  index::gather(it, static_cast<int64_t>(input.element_size()), input.numel(), input);
+  index::gather(it, static_cast<int64_t>(input.element_size()), input.numel(), input, index::Negative::from_end);
 }
 
 // flip: ATen's iterator already reads the input with negated strides.

@@ -1,8 +1,9 @@
 // max_unpool2d and max_unpool3d: zeros with each input value written at its
 // index in its plane of the output (max pooling's indices), a native
 // scatter over the [N, C, positions] planes. The arguments are checked as
-// the CPU checks them. An index outside its plane is skipped, where the CPU
-// raises (as the other gathers and scatters here do; see README).
+// the CPU checks them. An index outside its plane is skipped and raised at
+// the next synchronization (shaders/common/fault.glsl), where the CPU raises
+// at once.
 // Gradients go through ATen's formula (a gather at the same indices).
 #include <ATen/ops/zeros.h>
 #include <c10/util/irange.h>
