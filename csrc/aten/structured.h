@@ -41,8 +41,13 @@ struct Functional final : Meta {
       Meta::set_output_raw_strided(i, sizes, strides, options TV_NAMES_ARG);
     }
   }
+  // The metas of ops that need their outputs' strides (the factorizations'
+  // F-contiguous matrices) ask through this one.
+  void set_output_strided(int64_t i, at::IntArrayRef sizes, at::IntArrayRef strides, at::TensorOptions options TV_NAMES_PARAM) override {
+    set_output_raw_strided(i, sizes, strides, options TV_NAMES_ARG);
+  }
   const at::Tensor& maybe_get_output(int64_t i) override { return outputs_[i]; }
-  std::array<at::Tensor, 2> outputs_;
+  std::array<at::Tensor, 4> outputs_;
 };
 
 template <class Meta>
@@ -62,11 +67,16 @@ struct InPlace final : Meta {
   const at::Tensor& self_;
 };
 
-// out= with one output, or two (values and indices: sort, topk).
+// out= with one output, or up to four (values and indices: sort, topk; the
+// factorizations' auxiliary outputs).
 template <class Meta>
 struct Out final : Meta {
-  explicit Out(const at::Tensor& out) : outs_{&out, &out} {}
-  Out(const at::Tensor& first, const at::Tensor& second) : outs_{&first, &second} {}
+  template <class... More>
+  explicit Out(const at::Tensor& first, const More&... more) : outs_{&first, &more...} {
+    static_assert(sizeof...(More) < 4, "at most four outputs");
+    for (auto& out : outs_)
+      if (!out) out = &first;
+  }
   void set_output_raw_strided(int64_t i, at::IntArrayRef sizes, at::IntArrayRef strides, at::TensorOptions options TV_NAMES_PARAM) override {
     const at::Tensor& out = *outs_[i];
     TORCH_CHECK(options.dtype() == out.dtype(), "Expected out tensor to have dtype ", options.dtype(), ", but got ",
@@ -79,8 +89,13 @@ struct Out final : Meta {
       Meta::set_output_raw_strided(i, sizes, strides, options TV_NAMES_ARG);
     }
   }
+  // Kernels here take any strides, so an out= tensor keeps its own where it
+  // has the right size (resized ones get the meta's).
+  void set_output_strided(int64_t i, at::IntArrayRef sizes, at::IntArrayRef strides, at::TensorOptions options TV_NAMES_PARAM) override {
+    set_output_raw_strided(i, sizes, strides, options TV_NAMES_ARG);
+  }
   const at::Tensor& maybe_get_output(int64_t i) override { return *outs_[i]; }
-  std::array<const at::Tensor*, 2> outs_;
+  std::array<const at::Tensor*, 4> outs_;
 };
 
 // True when every input is a vulkan tensor of the iterator's common dtype.

@@ -1,0 +1,21 @@
+#pragma once
+// What the factorization kernels' launchers share (lu.cpp, cholesky.cpp).
+#include <ATen/core/Tensor.h>
+
+namespace torchvulkan::linalg {
+
+// `t` ([..., rows, cols]) as [batches, rows, cols]: a view where its batch
+// dims collapse, else a copy to be written back (`copied`).
+inline at::Tensor flat_batches(const at::Tensor& t, bool& copied) {
+  at::Tensor flat = t.dim() == 2 ? t.unsqueeze(0) : t.flatten(0, -3);
+  copied = !flat.is_alias_of(t);
+  return flat;
+}
+
+// The dtypes the factorizations compute in, as the CPU's LAPACK (real ones).
+inline void check_dtype(const at::Tensor& A, const char* name) {
+  TORCH_CHECK(A.scalar_type() == at::kFloat || A.scalar_type() == at::kDouble, name,
+              ": torchvulkan computes float32 and float64 matrices; got ", A.scalar_type());
+}
+
+}  // namespace torchvulkan::linalg
