@@ -146,6 +146,13 @@ X_T op(X_T a, X_T b) {
   X_T w = X_SCALAR(0);
   return abs(w) < X_T(0.5) ? a + w * (b - a) : b - (b - a) * (X_T(1) - w);
 }
+#elif defined(OP_gcd)
+X_T op(X_T a, X_T b) { return gcd_x(a, b); }
+#elif defined(OP_lcm)  // as c10's calc_lcm: |a / gcd * b|, 0 when both are 0
+X_T op(X_T a, X_T b) {
+  X_T g = gcd_x(a, b);
+  return g == X_T(0) ? X_T(0) : abs(a / g * b);
+}
 #else
 #error "binary: unknown op"
 #endif

@@ -178,6 +178,19 @@ X_T powi_x(X_T a, X_T b) {
   return result;
 }
 
+// The greatest common divisor as c10's calc_gcd: Euclid's algorithm on the
+// magnitudes (gcd(0, 0) = 0).
+X_T gcd_x(X_T a, X_T b) {
+  a = abs(a);
+  b = abs(b);
+  while (a != X_T(0)) {
+    X_T c = a;
+    a = b % a;
+    b = c;
+  }
+  return b;
+}
+
 // Truncating division; the host has ruled out b == 0, and MIN / -1 (which
 // traps on some CPUs) wraps like the two's complement negation it is.
 X_T div_trunc_x(X_T a, X_T b) { return b == X_T(-1) ? -a : a / b; }

@@ -1,8 +1,10 @@
 // nonzero in three passes over blocks of 4 elements per invocation:
 //   count: counts[b] = number of nonzero elements of block b
 //   scan:  offsets[b] = counts[0] + ... + counts[b - 1], offsets[nblocks] = total (one workgroup)
-//   write: each nonzero element's coordinates go to row offsets[b] + its rank in block b
-// Only the total crosses to the host, to size the output.
+//   write: each nonzero element's coordinates go to row offsets[b] + its rank
+//          in block b, rows below `rows` only
+// nonzero reads the total back to size its output; nonzero_static writes
+// its first `rows` into an output filled beforehand, with no read-back.
 layout(push_constant) uniform NonzeroArgs {
   uint64_t meta;     // the input's sizes (int64[ndim]), for the coordinates
   uint64_t x;        // contiguous input (X), or unused by scan
@@ -11,6 +13,7 @@ layout(push_constant) uniform NonzeroArgs {
   uint64_t result;   // int64[total, ndim]
   uint64_t numel;
   uint64_t nblocks;
+  uint64_t rows;     // write: the output's rows
   uint ndim;
 } nz;
 
@@ -76,6 +79,7 @@ void main() {
   for (uint k = 0; k < 4; ++k) {
     uint64_t i = first + k;
     if (i >= nz.numel || !nonzero(i)) continue;
+    if (uint64_t(row) >= nz.rows) break;
     int64_t rest = int64_t(i);
     for (int d = int(nz.ndim) - 1; d >= 0; --d) {
       int64_t size = sizes.v[d];

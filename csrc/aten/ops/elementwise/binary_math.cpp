@@ -1,9 +1,12 @@
 // Binary math on floats: atan2, hypot, copysign, xlogy, logaddexp,
-// logaddexp2 (integer inputs promote to float), and heaviside (any dtype).
+// logaddexp2 (integer inputs promote to float); heaviside (any dtype); gcd
+// and lcm (integers).
 #include <ATen/ops/atan2_meta.h>
 #include <ATen/ops/copysign_meta.h>
+#include <ATen/ops/gcd_meta.h>
 #include <ATen/ops/heaviside_meta.h>
 #include <ATen/ops/hypot_meta.h>
+#include <ATen/ops/lcm_meta.h>
 #include <ATen/ops/logaddexp2_meta.h>
 #include <ATen/ops/logaddexp_meta.h>
 #include <ATen/ops/xlogy_meta.h>
@@ -26,6 +29,8 @@ BINARY_KERNEL(heaviside)
 BINARY_KERNEL(xlogy)
 BINARY_KERNEL(logaddexp)
 BINARY_KERNEL(logaddexp2)
+BINARY_KERNEL(gcd)
+BINARY_KERNEL(lcm)
 
 TV_BINARY_FORMS(atan2, structured_atan2, atan2_kernel)
 TV_BINARY_FORMS(hypot, structured_hypot, hypot_kernel)
@@ -34,6 +39,8 @@ TV_BINARY_FORMS(heaviside, structured_heaviside, heaviside_kernel)
 TV_BINARY_FORMS(xlogy, structured_xlogy_Tensor, xlogy_kernel)
 TV_BINARY_FUNCTIONAL_OUT(logaddexp, structured_logaddexp, logaddexp_kernel)
 TV_BINARY_FUNCTIONAL_OUT(logaddexp2, structured_logaddexp2, logaddexp2_kernel)
+TV_BINARY_FORMS(gcd, structured_gcd, gcd_kernel)
+TV_BINARY_FORMS(lcm, structured_lcm, lcm_kernel)
 
 }  // namespace
 
@@ -57,6 +64,12 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("logaddexp.out", logaddexp_out);
   m.impl("logaddexp2", logaddexp2);
   m.impl("logaddexp2.out", logaddexp2_out);
+  m.impl("gcd", gcd);
+  m.impl("gcd_", gcd_);
+  m.impl("gcd.out", gcd_out);
+  m.impl("lcm", lcm);
+  m.impl("lcm_", lcm_);
+  m.impl("lcm.out", lcm_out);
 }
 
 }  // namespace torchvulkan

@@ -1,9 +1,11 @@
 // nonzero (three passes, see shaders/index/nonzero.comp; the count of
-// nonzero elements is the one value read back), and masked_select /
+// nonzero elements is the one value read back), nonzero_static (the same
+// passes into a filled output of fixed size: nothing read back), and masked_select /
 // masked_scatter_ as a gather / scatter at the positions nonzero finds.
 #include <ATen/ExpandUtils.h>
 #include <ATen/native/Resize.h>
 #include <ATen/ops/empty.h>
+#include <ATen/ops/full.h>
 #include <ATen/ops/index_put.h>
 #include <ATen/ops/take.h>
 #include <torch/library.h>
@@ -15,7 +17,7 @@ namespace torchvulkan {
 namespace {
 
 struct NonzeroArgs {
-  uint64_t meta, x, counts, offsets, result, numel, nblocks;
+  uint64_t meta, x, counts, offsets, result, numel, nblocks, rows;
   uint32_t ndim, pad;
 };
 
@@ -26,14 +28,15 @@ void run(rt::Device& dev, const std::string& name, NonzeroArgs& args, const std:
                         groups * kernel.workgroup_size, accesses);
 }
 
-at::Tensor& nonzero_out(const at::Tensor& self, at::Tensor& out) {
-  TORCH_CHECK(out.scalar_type() == at::kLong, "nonzero: Expected out tensor to have scalar type Long but got ",
-              out.scalar_type());
+// The coordinates of x's nonzero elements, row-major, as the rows of
+// `result` ([rows, ndim] contiguous) up to its `rows`; with `rows` unset,
+// the total sizes `out` (read back) and every row is written.
+void nonzero_rows(const at::Tensor& self, at::Tensor& out, std::optional<int64_t> rows) {
   at::Tensor x = self.contiguous();
   int64_t ndim = self.dim();
   if (x.numel() == 0) {
-    at::native::resize_output(out, {0, ndim});
-    return out;
+    if (!rows) at::native::resize_output(out, {0, ndim});
+    return;
   }
   rt::Device& dev = device_for(x);
   uint64_t block = 4 * dev.pipelines().get("nonzero_scan.scan.i32").workgroup_size;
@@ -45,18 +48,33 @@ at::Tensor& nonzero_out(const at::Tensor& self, at::Tensor& out) {
   if (sizes.empty()) sizes.push_back(1);
   NonzeroArgs args{0, reinterpret_cast<uint64_t>(x.const_data_ptr()), reinterpret_cast<uint64_t>(counts.data_ptr()),
                    reinterpret_cast<uint64_t>(offsets.data_ptr()), 0, static_cast<uint64_t>(x.numel()), nblocks,
-                   static_cast<uint32_t>(ndim), 0};
+                   0, static_cast<uint32_t>(ndim), 0};
   std::string dtype = dtype_name(x.scalar_type());
   run(dev, "nonzero.count." + dtype, args, sizes, nblocks, {span_of(x, false), span_of(counts, true)});
   run(dev, "nonzero_scan.scan.i32", args, sizes, 1, {span_of(counts, false), span_of(offsets, true)});
-  int64_t total = offsets[nblocks].item<int64_t>();
-  at::native::resize_output(out, {total, ndim});
-  if (total == 0 || ndim == 0) return out;
-  at::Tensor result = out.is_contiguous() ? out : at::empty({total, ndim}, out.options());
+  int64_t total = rows ? *rows : offsets[nblocks].item<int64_t>();
+  if (!rows) at::native::resize_output(out, {total, ndim});
+  if (total == 0 || ndim == 0) return;
+  at::Tensor result = out.is_contiguous() ? out : out.contiguous();
   args.result = reinterpret_cast<uint64_t>(result.data_ptr());
+  args.rows = static_cast<uint64_t>(total);
   run(dev, "nonzero.write." + dtype, args, sizes, nblocks,
       {span_of(x, false), span_of(offsets, false), span_of(result, true)});
   if (!result.is_same(out)) out.copy_(result);
+}
+
+at::Tensor& nonzero_out(const at::Tensor& self, at::Tensor& out) {
+  TORCH_CHECK(out.scalar_type() == at::kLong, "nonzero: Expected out tensor to have scalar type Long but got ",
+              out.scalar_type());
+  nonzero_rows(self, out, std::nullopt);
+  return out;
+}
+
+// nonzero_static: the first `size` rows of nonzero's, the rest fill_value.
+at::Tensor nonzero_static(const at::Tensor& self, int64_t size, int64_t fill_value) {
+  TORCH_CHECK(size >= 0, "nonzero_static: 'size' must be an non-negative integer");
+  at::Tensor out = at::full({size, self.dim()}, fill_value, self.options().dtype(at::kLong));
+  nonzero_rows(self, out, size);
   return out;
 }
 
@@ -102,6 +120,7 @@ at::Tensor& masked_scatter_(at::Tensor& self, const at::Tensor& mask, const at::
 TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("nonzero", nonzero);
   m.impl("nonzero.out", nonzero_out);
+  m.impl("nonzero_static", nonzero_static);
   m.impl("masked_select", masked_select);
   m.impl("masked_select.out", masked_select_out);
   m.impl("masked_scatter_", masked_scatter_);

@@ -3,7 +3,7 @@ import torch
 
 from tests.opinfo import check_op, parametrize
 
-OPS = ["atan2", "hypot", "copysign", "heaviside", "xlogy", "logaddexp", "logaddexp2"]
+OPS = ["atan2", "hypot", "copysign", "heaviside", "xlogy", "logaddexp", "logaddexp2", "gcd", "lcm"]
 
 
 @parametrize(OPS)
@@ -60,3 +60,12 @@ def test_float64_accuracy(name, no_fallback):
     actual = fn(a.to("vulkan"), b.to("vulkan")).cpu()
     # logaddexp's results near 0 come from cancellation, on the CPU too.
     torch.testing.assert_close(actual, expected, rtol=2e-14, atol=1e-14, equal_nan=True)
+
+
+@pytest.mark.parametrize("dtype", [torch.uint8, torch.int16, torch.int32, torch.int64], ids=str)
+def test_gcd_lcm_signs_and_zeros(dtype, no_fallback):
+    low = 0 if dtype == torch.uint8 else -60
+    a, b = torch.meshgrid(torch.arange(low, 61, 7), torch.arange(low, 61, 5), indexing="ij")
+    a, b = a.flatten().to(dtype), b.flatten().to(dtype)
+    for fn in (torch.gcd, torch.lcm):
+        assert torch.equal(fn(a.to("vulkan"), b.to("vulkan")).cpu(), fn(a, b))

@@ -134,3 +134,11 @@ def test_embedding_rows(no_fallback):
     for padding_idx in [None, 2]:
         out = torch.nn.functional.embedding(idx.to("vulkan"), weight.to("vulkan"), padding_idx=padding_idx)
         torch.testing.assert_close(out.cpu(), torch.nn.functional.embedding(idx, weight, padding_idx=padding_idx))
+
+
+@pytest.mark.parametrize("size", [0, 3, 50])
+def test_nonzero_static(size, no_fallback):
+    x = torch.randn(4, 5) * (torch.rand(4, 5) > 0.5)
+    got = torch.nonzero_static(x.to("vulkan"), size=size, fill_value=-7)
+    assert torch.equal(got.cpu(), torch.nonzero_static(x, size=size, fill_value=-7))
+    assert torch.nonzero_static(torch.zeros(0, 2, device="vulkan"), size=2).cpu().tolist() == [[-1, -1], [-1, -1]]

@@ -1,0 +1,38 @@
+"""multi_margin_loss on the vulkan device (csrc/aten/ops/loss/multi_margin.cpp),
+in strict mode against the CPU: p = 1 and 2, margins, class weights, every
+reduction, vector inputs, gradients, OpInfo samples and bad arguments."""
+
+import pytest
+import torch
+import torch.nn.functional as F
+
+from tests.helpers import assert_forward_backward_match
+from tests.opinfo import check_op, parametrize
+
+
+@pytest.mark.parametrize("p", [1, 2])
+@pytest.mark.parametrize("reduction", ["none", "mean", "sum"])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_matches_cpu(p, reduction, weighted, no_fallback):
+    torch.manual_seed(0)
+    x, target, weight = torch.randn(6, 5), torch.tensor([0, 4, 2, 2, 1, 3]), torch.rand(5)
+    w = weight if weighted else None
+    assert_forward_backward_match(
+        lambda t: F.multi_margin_loss(t, target.to(t.device), p=p, margin=0.7,
+                                      weight=None if w is None else w.to(t.device), reduction=reduction),
+        x, rtol=1e-5, atol=1e-6)
+
+
+def test_vector_input_and_bad_arguments(no_fallback):
+    x = torch.randn(5)
+    assert_forward_backward_match(lambda t: F.multi_margin_loss(t, torch.tensor([3], device=t.device)), x)
+    with pytest.raises(RuntimeError, match="inconsistent target size"):
+        F.multi_margin_loss(torch.randn(3, 4, device="vulkan"), torch.tensor([1, 2], device="vulkan"))
+    with pytest.raises(RuntimeError, match="only p == 1 and p == 2 supported"):  # F checks p before
+        torch.ops.aten.multi_margin_loss(torch.randn(3, 4, device="vulkan"), torch.tensor([1, 2, 0], device="vulkan"),
+                                         3, 1.0, None, 1)
+
+
+@parametrize(["nn.functional.multi_margin_loss"], variants=["functional"])
+def test_opinfo(op, dtype, variant, no_fallback):
+    check_op(op, dtype, variant)
