@@ -35,6 +35,10 @@ rt::Device& device_for(const at::TensorBase& tensor) {
   return device(tensor.device().index());
 }
 
+uint64_t address_of(const at::TensorBase& tensor) {
+  return tensor.defined() ? reinterpret_cast<uint64_t>(tensor.const_data_ptr()) : 0;
+}
+
 rt::Access span_of(const at::TensorBase& tensor, bool write) {
   auto base = reinterpret_cast<uint64_t>(tensor.const_data_ptr());
   int64_t low = 0, high = 0;

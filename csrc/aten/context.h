@@ -22,6 +22,10 @@ rt::Device& device_for(const at::TensorBase& tensor);
 // The byte range a tensor's elements span, for the stream's hazard tracking.
 rt::Access span_of(const at::TensorBase& tensor, bool write);
 
+// A tensor's device address, as kernels read it through buffer references;
+// 0 for an undefined tensor (an optional operand the kernel skips).
+uint64_t address_of(const at::TensorBase& tensor);
+
 // The buffer and offset behind a Vulkan tensor's first element.
 rt::Location locate(const at::TensorBase& tensor);
 

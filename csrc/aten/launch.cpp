@@ -54,6 +54,16 @@ uint64_t divider(uint32_t size) {
 
 }  // namespace
 
+void launch_with_params(rt::Device& dev, const std::string& kernel,
+                        const std::vector<int64_t>& params, uint64_t invocations,
+                        const std::vector<rt::Access>& accesses) {
+  if (invocations == 0) return;
+  uint64_t push = 0;  // the stream writes the parameters' address here
+  dev.stream().dispatch(dev.pipelines().get(kernel), &push, sizeof(push), params.data(),
+                        static_cast<uint32_t>(params.size() * sizeof(int64_t)), invocations,
+                        accesses);
+}
+
 uint64_t scalar_bits(const c10::Scalar& value, c10::ScalarType type) {
   uint64_t bits = 0;
   AT_DISPATCH_V2(type, "scalar_bits", AT_WRAP([&] { bits = compute_bits(value.to<scalar_t>()); }),

@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "runtime/device.h"
 #include "runtime/stream.h"
 
 namespace torchvulkan {
@@ -18,7 +19,16 @@ namespace torchvulkan {
 // `extra` lists memory the kernel touches beyond the iterator's operands
 // (a gather's whole source, a scatter's whole destination), for hazard tracking.
 void launch_elementwise(std::string_view kernel, const at::TensorIteratorBase& iter,
-                        std::array<uint64_t, 4> scalars = {}, const std::vector<rt::Access>& extra = {});
+                        std::array<uint64_t, 4> scalars = {},
+                        const std::vector<rt::Access>& extra = {});
+
+// Runs `kernel` over `invocations` invocations with `params` (sizes, strides,
+// operand addresses: address_of) as its parameter block, whose address is
+// the only push constant; for kernels that declare their parameters as a
+// buffer reference of int64 words (grid_sample, distance, the volume ops).
+void launch_with_params(rt::Device& dev, const std::string& kernel,
+                        const std::vector<int64_t>& params, uint64_t invocations,
+                        const std::vector<rt::Access>& accesses);
 
 // A scalar as the raw bits of `type`'s compute type in the shaders (float for
 // 16-bit floats, int for narrow integers, ...), converted with PyTorch's

@@ -18,8 +18,7 @@ void launch_volume(const std::string& kernel, bool forward, const at::Tensor& in
   at::Tensor in = five_d(input_side), out = five_d(output_side);
   uint64_t invocations = static_cast<uint64_t>((forward ? out : in).numel());
   if (invocations == 0) return;
-  std::vector<int64_t> words = {reinterpret_cast<int64_t>(in.const_data_ptr()),
-                                reinterpret_cast<int64_t>(out.const_data_ptr()),
+  std::vector<int64_t> words = {int64_t(address_of(in)), int64_t(address_of(out)),
                                 in.size(0) * in.size(1), in.size(1)};
   for (const at::Tensor* t : {&in, &out})
     words.insert(words.end(), t->sizes().begin() + 2, t->sizes().end());
@@ -28,17 +27,13 @@ void launch_volume(const std::string& kernel, bool forward, const at::Tensor& in
   std::vector<rt::Access> accesses = {span_of(in, !forward), span_of(out, forward)};
   if (indices.defined()) {
     at::Tensor idx = five_d(indices);
-    words.push_back(reinterpret_cast<int64_t>(idx.const_data_ptr()));
+    words.push_back(int64_t(address_of(idx)));
     words.insert(words.end(), idx.strides().begin(), idx.strides().end());
     accesses.push_back(span_of(idx, forward));
   }
   words.insert(words.end(), extra.begin(), extra.end());
-  rt::Device& dev = device_for(in);
-  const rt::Kernel& k = dev.pipelines().get(kernel + "." + dtype_name(in.scalar_type()));
-  uint64_t push = 0;  // the stream writes the parameters' address here
-  dev.stream().dispatch(k, &push, sizeof(push), words.data(),
-                        static_cast<uint32_t>(words.size() * sizeof(int64_t)), invocations,
-                        accesses);
+  launch_with_params(device_for(in), kernel + "." + dtype_name(in.scalar_type()), words,
+                     invocations, accesses);
 }
 
 }  // namespace torchvulkan

@@ -25,10 +25,6 @@ constexpr uint32_t kVectorSteps = 1u << 28;
 // Tensors per dispatch: bounds the table (and the hazard list) of one dispatch.
 constexpr size_t kMaxTensors = 256;
 
-uint64_t address(const at::Tensor& t) {
-  return reinterpret_cast<uint64_t>(t.const_data_ptr());
-}
-
 }  // namespace
 
 void multi_tensor_apply(std::string_view kernel, const std::vector<MultiOperand>& operands,
@@ -47,7 +43,7 @@ void multi_tensor_apply(std::string_view kernel, const std::vector<MultiOperand>
   bool aligned = launch.vector;
   for (const MultiOperand& op : operands) {
     if (op.first_element) continue;
-    for (const at::Tensor& t : op.tensors) aligned = aligned && address(t) % 16 == 0;
+    for (const at::Tensor& t : op.tensors) aligned = aligned && address_of(t) % 16 == 0;
   }
   const uint64_t vector =
       aligned ? std::max<uint64_t>(4, 16 / static_cast<uint64_t>(first[0].element_size())) : 1;
@@ -88,7 +84,7 @@ void multi_tensor_apply(std::string_view kernel, const std::vector<MultiOperand>
           continue;
         }
         const at::Tensor& tensor = op.tensors.size() == 1 ? op.tensors[0] : op.tensors[t];
-        table.push_back(address(tensor));
+        table.push_back(address_of(tensor));
         if (op.tensors.size() > 1) accesses.push_back(span_of(tensor, op.write));
       }
       groups += (numel + chunk - 1) / chunk;

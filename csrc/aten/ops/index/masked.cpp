@@ -21,11 +21,13 @@ struct NonzeroArgs {
   uint32_t ndim, pad;
 };
 
-void run(rt::Device& dev, const std::string& name, NonzeroArgs& args, const std::vector<int64_t>& sizes,
-         uint64_t groups, const std::vector<rt::Access>& accesses) {
+void run(rt::Device& dev, const std::string& name, NonzeroArgs& args,
+         const std::vector<int64_t>& sizes, uint64_t groups,
+         const std::vector<rt::Access>& accesses) {
   const rt::Kernel& kernel = dev.pipelines().get(name);
-  dev.stream().dispatch(kernel, &args, sizeof(args), sizes.data(), static_cast<uint32_t>(sizes.size() * 8),
-                        groups * kernel.workgroup_size, accesses);
+  dev.stream().dispatch(kernel, &args, sizeof(args), sizes.data(),
+                        static_cast<uint32_t>(sizes.size() * 8), groups * kernel.workgroup_size,
+                        accesses);
 }
 
 // The coordinates of x's nonzero elements, row-major, as the rows of
@@ -46,17 +48,26 @@ void nonzero_rows(const at::Tensor& self, at::Tensor& out, std::optional<int64_t
   // 0-dim inputs count as one element with no coordinates.
   std::vector<int64_t> sizes = self.sizes().vec();
   if (sizes.empty()) sizes.push_back(1);
-  NonzeroArgs args{0, reinterpret_cast<uint64_t>(x.const_data_ptr()), reinterpret_cast<uint64_t>(counts.data_ptr()),
-                   reinterpret_cast<uint64_t>(offsets.data_ptr()), 0, static_cast<uint64_t>(x.numel()), nblocks,
-                   0, static_cast<uint32_t>(ndim), 0};
+  NonzeroArgs args{0,
+                   address_of(x),
+                   address_of(counts),
+                   address_of(offsets),
+                   0,
+                   static_cast<uint64_t>(x.numel()),
+                   nblocks,
+                   0,
+                   static_cast<uint32_t>(ndim),
+                   0};
   std::string dtype = dtype_name(x.scalar_type());
-  run(dev, "nonzero.count." + dtype, args, sizes, nblocks, {span_of(x, false), span_of(counts, true)});
-  run(dev, "nonzero_scan.scan.i32", args, sizes, 1, {span_of(counts, false), span_of(offsets, true)});
+  run(dev, "nonzero.count." + dtype, args, sizes, nblocks,
+      {span_of(x, false), span_of(counts, true)});
+  run(dev, "nonzero_scan.scan.i32", args, sizes, 1,
+      {span_of(counts, false), span_of(offsets, true)});
   int64_t total = rows ? *rows : offsets[nblocks].item<int64_t>();
   if (!rows) at::native::resize_output(out, {total, ndim});
   if (total == 0 || ndim == 0) return;
   at::Tensor result = out.is_contiguous() ? out : out.contiguous();
-  args.result = reinterpret_cast<uint64_t>(result.data_ptr());
+  args.result = address_of(result);
   args.rows = static_cast<uint64_t>(total);
   run(dev, "nonzero.write." + dtype, args, sizes, nblocks,
       {span_of(x, false), span_of(offsets, false), span_of(result, true)});
@@ -64,8 +75,8 @@ void nonzero_rows(const at::Tensor& self, at::Tensor& out, std::optional<int64_t
 }
 
 at::Tensor& nonzero_out(const at::Tensor& self, at::Tensor& out) {
-  TORCH_CHECK(out.scalar_type() == at::kLong, "nonzero: Expected out tensor to have scalar type Long but got ",
-              out.scalar_type());
+  TORCH_CHECK(out.scalar_type() == at::kLong,
+              "nonzero: Expected out tensor to have scalar type Long but got ", out.scalar_type());
   nonzero_rows(self, out, std::nullopt);
   return out;
 }
@@ -84,7 +95,9 @@ at::Tensor nonzero(const at::Tensor& self) {
 }
 
 // Positions of the true elements of `mask` in row-major order.
-at::Tensor positions(const at::Tensor& mask) { return torchvulkan::nonzero(mask.reshape({-1})).view({-1}); }
+at::Tensor positions(const at::Tensor& mask) {
+  return torchvulkan::nonzero(mask.reshape({-1})).view({-1});
+}
 
 at::Tensor masked_select(const at::Tensor& self, const at::Tensor& mask) {
   TORCH_CHECK(mask.scalar_type() == at::kBool, "masked_select: expected BoolTensor for mask");
@@ -100,18 +113,21 @@ at::Tensor& masked_select_out(const at::Tensor& self, const at::Tensor& mask, at
 }
 
 at::Tensor& masked_scatter_(at::Tensor& self, const at::Tensor& mask, const at::Tensor& source) {
-  TORCH_CHECK(mask.scalar_type() == at::kBool, "masked_scatter_ only supports boolean masks, but got mask with dtype ",
+  TORCH_CHECK(mask.scalar_type() == at::kBool,
+              "masked_scatter_ only supports boolean masks, but got mask with dtype ",
               mask.scalar_type());
   TORCH_CHECK(self.scalar_type() == source.scalar_type(),
-              "masked_scatter: expected self and source to have same dtypes but got ", self.scalar_type(), " and ",
-              source.scalar_type());
+              "masked_scatter: expected self and source to have same dtypes but got ",
+              self.scalar_type(), " and ", source.scalar_type());
   at::Tensor where = positions(*at::expand_inplace(self, mask));
   int64_t count = where.numel();
-  TORCH_CHECK(source.numel() >= count, "masked_scatter: expected source to have at least as many elements as ones in mask");
+  TORCH_CHECK(source.numel() >= count,
+              "masked_scatter: expected source to have at least as many elements as ones in mask");
   if (count == 0) return self;
   at::Tensor flat = self.is_contiguous() ? self.view({-1}) : self.contiguous().view({-1});
   flat.index_put_({where}, source.reshape({-1}).narrow(0, 0, count));
-  if (!flat.is_same(self) && flat.data_ptr() != self.data_ptr()) self.copy_(flat.view(self.sizes()));
+  if (!flat.is_same(self) && flat.data_ptr() != self.data_ptr())
+    self.copy_(flat.view(self.sizes()));
   return self;
 }
 

@@ -28,8 +28,8 @@ struct RowArgs {
 bool gather_rows(const at::Tensor& self, const at::Tensor& index, const at::Tensor& out) {
   if (self.dim() == 0 || self.size(0) == 0 || !self.is_contiguous() || !out.is_contiguous())
     return false;
-  auto table = reinterpret_cast<uint64_t>(self.const_data_ptr());
-  auto dst = reinterpret_cast<uint64_t>(out.data_ptr());
+  auto table = address_of(self);
+  auto dst = address_of(out);
   uint64_t row_bytes = static_cast<uint64_t>(self.numel() / self.size(0)) * self.element_size();
   // The widest unit that divides the row and both base addresses.
   uint64_t width = 16;
@@ -38,7 +38,7 @@ bool gather_rows(const at::Tensor& self, const at::Tensor& index, const at::Tens
   if (static_cast<uint64_t>(index.numel()) * row_units >= INT32_MAX) return false;
   RowArgs args{table,
                dst,
-               reinterpret_cast<uint64_t>(index.const_data_ptr()),
+               address_of(index),
                self.size(0),
                index.stride(0),
                static_cast<uint32_t>(index.numel()),

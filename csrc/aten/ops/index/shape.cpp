@@ -33,7 +33,8 @@ struct CatArgs {
 };
 
 // The one-launch cat, when every input to copy (at most kMaxInputs) is
-// contiguous and of out's dtype and the unit counts fit 32 bits; false (nothing launched) otherwise.
+// contiguous and of out's dtype and the unit counts fit 32 bits; false (nothing launched)
+// otherwise.
 bool cat_in_one_launch(const at::ITensorListRef& tensors, int64_t dim, const at::Tensor& out) {
   if (!out.is_contiguous() || out.numel() == 0) return false;
   // Rows: the dims before `dim`; an input's row is its [dim:] block.
@@ -42,19 +43,21 @@ bool cat_in_one_launch(const at::ITensorListRef& tensors, int64_t dim, const at:
   uint64_t elem = out.element_size();
   uint64_t out_row = static_cast<uint64_t>(out.numel() / outer) * elem;  // bytes
   std::vector<const at::Tensor*> inputs;
-  uint64_t align = out_row | reinterpret_cast<uint64_t>(out.data_ptr());
+  uint64_t align = out_row | address_of(out);
   uint64_t col = 0;
   for (const at::Tensor& t : tensors) {
     if (at::native::cat_should_skip_tensor(t) || t.numel() == 0) continue;
     if (!t.is_contiguous() || t.scalar_type() != out.scalar_type()) return false;
     if (at::get_overlap_status(t, out) != at::MemOverlapStatus::No) return false;
     inputs.push_back(&t);
-    align |= reinterpret_cast<uint64_t>(t.const_data_ptr()) | col;
+    align |= address_of(t) | col;
     col += static_cast<uint64_t>(t.numel() / outer) * elem;
   }
   // Each unit finds its input by a linear scan of the table: a few dozen at most.
   constexpr size_t kMaxInputs = 64;
-  if (inputs.empty() || inputs.size() > kMaxInputs || static_cast<uint64_t>(out.nbytes()) >= INT32_MAX) return false;
+  if (inputs.empty() || inputs.size() > kMaxInputs ||
+      static_cast<uint64_t>(out.nbytes()) >= INT32_MAX)
+    return false;
   // The widest unit that divides every row, column offset and address.
   uint64_t width = 16;
   while (align % width != 0) width /= 2;
@@ -64,20 +67,21 @@ bool cat_in_one_launch(const at::ITensorListRef& tensors, int64_t dim, const at:
   col = 0;
   for (const at::Tensor* t : inputs) {
     uint64_t row = static_cast<uint64_t>(t->numel() / outer) * elem / width;
-    parts.push_back({reinterpret_cast<uint64_t>(t->const_data_ptr()), static_cast<uint32_t>(start),
-                     static_cast<uint32_t>(row), static_cast<uint32_t>(col), 0});
+    parts.push_back({address_of(*t), static_cast<uint32_t>(start), static_cast<uint32_t>(row),
+                     static_cast<uint32_t>(col), 0});
     accesses.push_back(span_of(*t, false));
     start += row * outer;
     col += row;
   }
-  CatArgs args{0, reinterpret_cast<uint64_t>(out.data_ptr()), static_cast<uint32_t>(parts.size()),
+  CatArgs args{0, address_of(out), static_cast<uint32_t>(parts.size()),
                static_cast<uint32_t>(start), static_cast<uint32_t>(out_row / width)};
   rt::Device& dev = device_for(out);
   const rt::Kernel& kernel = dev.pipelines().get("cat." + std::to_string(width));
   constexpr uint64_t kSteps = 4;  // units per invocation, as in the shader
   auto table_bytes = static_cast<uint32_t>(parts.size() * sizeof(CatPart));
   uint64_t invocations = (start + kSteps - 1) / kSteps;
-  dev.stream().dispatch(kernel, &args, sizeof(args), parts.data(), table_bytes, invocations, accesses);
+  dev.stream().dispatch(kernel, &args, sizeof(args), parts.data(), table_bytes, invocations,
+                        accesses);
   return true;
 }
 
@@ -141,8 +145,8 @@ at::Tensor roll(const at::Tensor& self, at::IntArrayRef shifts, at::IntArrayRef 
   if (dims.empty() && shifts.size() == 1) {
     return torchvulkan::roll(self.flatten(), shifts, {0}).view(self.sizes());
   }
-  TORCH_CHECK(shifts.size() == dims.size(), "shifts and dimensions must align. shifts: ", shifts.size(),
-              ", dims:", dims.size());
+  TORCH_CHECK(shifts.size() == dims.size(),
+              "shifts and dimensions must align. shifts: ", shifts.size(), ", dims:", dims.size());
   if (dims.size() > 1) {
     at::Tensor first = torchvulkan::roll(self, shifts[0], dims[0]);
     return torchvulkan::roll(first, shifts.slice(1), dims.slice(1));
@@ -158,14 +162,21 @@ at::Tensor roll(const at::Tensor& self, at::IntArrayRef shifts, at::IntArrayRef 
 // [N, C, ...] with the channels as [groups, C / groups] read transposed: the
 // CPU's checks, then one copy.
 at::Tensor channel_shuffle(const at::Tensor& self, int64_t groups) {
-  TORCH_CHECK(self.dim() > 2, "channel_shuffle expects input to have at least 3 dimensions, but got input with sizes ",
-              self.sizes());
-  TORCH_CHECK(groups > 0, "Number of groups to divide channels in must be positive.", " Value of groups:", groups);
-  TORCH_CHECK(self.size(1) % groups == 0, "Number of channels must be divisible by groups. Got ", self.size(1),
-              " channels and ", groups, " groups.");
+  TORCH_CHECK(
+      self.dim() > 2,
+      "channel_shuffle expects input to have at least 3 dimensions, but got input with sizes ",
+      self.sizes());
+  TORCH_CHECK(groups > 0, "Number of groups to divide channels in must be positive.",
+              " Value of groups:", groups);
+  TORCH_CHECK(self.size(1) % groups == 0, "Number of channels must be divisible by groups. Got ",
+              self.size(1), " channels and ", groups, " groups.");
   std::vector<int64_t> split = {self.size(0), groups, self.size(1) / groups};
   split.insert(split.end(), self.sizes().begin() + 2, self.sizes().end());
-  return self.reshape(split).transpose(1, 2).contiguous().view(self.sizes()).contiguous(self.suggest_memory_format());
+  return self.reshape(split)
+      .transpose(1, 2)
+      .contiguous()
+      .view(self.sizes())
+      .contiguous(self.suggest_memory_format());
 }
 
 }  // namespace

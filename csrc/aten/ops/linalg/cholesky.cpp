@@ -38,13 +38,8 @@ void cholesky_into(const at::Tensor& A, bool upper, bool check_errors, const at:
   rt::Device& dev = device_for(lower);
   const rt::Kernel& kernel =
       dev.pipelines().get(std::string("cholesky.lower.") + dtype_name(lower.scalar_type()));
-  Args args{reinterpret_cast<uint64_t>(lower.data_ptr()),
-            reinterpret_cast<uint64_t>(flat_info.data_ptr()),
-            uint64_t(lower.size(0)),
-            lower.size(1),
-            lower.stride(0),
-            lower.stride(1),
-            lower.stride(2)};
+  Args args{address_of(lower), address_of(flat_info), uint64_t(lower.size(0)), lower.size(1),
+            lower.stride(0),   lower.stride(1),       lower.stride(2)};
   std::vector<rt::Access> accesses = {span_of(lower, true), span_of(flat_info, true)};
   dev.stream().dispatch(kernel, &args, sizeof(args), nullptr, 0,
                         args.batches * kernel.workgroup_size, accesses);

@@ -11,8 +11,8 @@
 #include <c10/util/irange.h>
 #include <torch/library.h>
 
+#include <bit>
 #include <cmath>
-#include <cstring>
 #include <vector>
 
 #include "aten/context.h"
@@ -21,43 +21,29 @@
 namespace torchvulkan {
 namespace {
 
-// (batch, row, column) strides of a [batches, rows, columns] view.
-std::vector<int64_t> strides3(const at::Tensor& t) {
-  return {t.stride(0), t.stride(1), t.stride(2)};
-}
-
 // Runs distance.<op>. x1, x2, out ([batches, rows, columns] views; pdist's
 // vectors as [1, 1, n]), and backward grad and dist.
 void launch(const char* op, bool pdist, double p, const at::Tensor& x1, const at::Tensor& x2,
             const at::Tensor& out, const at::Tensor& grad, const at::Tensor& dist) {
   bool forward = !grad.defined();
-  auto address = [](const at::Tensor& t) {
-    return t.defined() ? reinterpret_cast<int64_t>(t.const_data_ptr()) : int64_t{0};
-  };
-  std::vector<int64_t> words = {address(x1),   address(x2),   address(out),
-                                address(grad), address(dist), x1.size(0),
-                                x1.size(1),    x2.size(1),    x1.size(2)};
+  std::vector<int64_t> words;
+  for (const at::Tensor* t : {&x1, &x2, &out, &grad, &dist})
+    words.push_back(int64_t(address_of(*t)));
+  words.insert(words.end(), {x1.size(0), x1.size(1), x2.size(1), x1.size(2)});
   for (const at::Tensor* t : {&x1, &x2, &out, &grad, &dist}) {
-    auto s = t->defined() ? strides3(*t) : std::vector<int64_t>{0, 0, 0};
-    words.insert(words.end(), s.begin(), s.end());
+    if (t->defined())
+      words.insert(words.end(), {t->stride(0), t->stride(1), t->stride(2)});
+    else
+      words.insert(words.end(), 3, 0);
   }
   float p32 = static_cast<float>(p);
-  uint32_t p32_bits;
-  std::memcpy(&p32_bits, &p32, 4);
-  int64_t p64_bits;
-  std::memcpy(&p64_bits, &p, 8);
-  words.insert(words.end(), {int64_t(p32_bits), int64_t(pdist), p64_bits});
+  words.insert(words.end(),
+               {int64_t(std::bit_cast<uint32_t>(p32)), int64_t(pdist), std::bit_cast<int64_t>(p)});
   std::vector<rt::Access> accesses = {span_of(x1, false), span_of(x2, false), span_of(out, true)};
   if (!forward) accesses.insert(accesses.end(), {span_of(grad, false), span_of(dist, false)});
-  rt::Device& dev = device_for(x1);
-  const rt::Kernel& k =
-      dev.pipelines().get(std::string("distance.") + op + "." + dtype_name(x1.scalar_type()));
-  uint64_t invocations = static_cast<uint64_t>(out.numel());
-  if (invocations == 0) return;
-  uint64_t push = 0;  // the stream writes the parameters' address here
-  dev.stream().dispatch(k, &push, sizeof(push), words.data(),
-                        static_cast<uint32_t>(words.size() * sizeof(int64_t)), invocations,
-                        accesses);
+  launch_with_params(device_for(x1),
+                     std::string("distance.") + op + "." + dtype_name(x1.scalar_type()), words,
+                     static_cast<uint64_t>(out.numel()), accesses);
 }
 
 // x1's and x2's batch dimensions broadcast to one; the [batches, rows,

@@ -41,10 +41,6 @@ namespace m = at::meta;
 using linalg::check_dtype;
 using linalg::flat_batches;
 
-uint64_t address(const at::Tensor& t) {
-  return reinterpret_cast<uint64_t>(t.const_data_ptr());
-}
-
 struct FactorArgs {
   uint64_t lu, pivots, info, batches;
   int64_t m, n, batch_stride, row_stride, col_stride, pivots_stride;
@@ -62,9 +58,9 @@ void factor(const at::Tensor& LU, const at::Tensor& pivots, const at::Tensor& in
   rt::Device& dev = device_for(lu);
   const rt::Kernel& kernel =
       dev.pipelines().get(std::string("lu_factor.lu.") + dtype_name(lu.scalar_type()));
-  FactorArgs args{address(lu),  address(piv),  address(inf),    uint64_t(lu.size(0)),
-                  lu.size(1),   lu.size(2),    lu.stride(0),    lu.stride(1),
-                  lu.stride(2), piv.stride(0), uint32_t(pivot), 0};
+  FactorArgs args{address_of(lu), address_of(piv), address_of(inf), uint64_t(lu.size(0)),
+                  lu.size(1),     lu.size(2),      lu.stride(0),    lu.stride(1),
+                  lu.stride(2),   piv.stride(0),   uint32_t(pivot), 0};
   std::vector<rt::Access> accesses = {span_of(lu, true), span_of(piv, true), span_of(inf, true)};
   dev.stream().dispatch(kernel, &args, sizeof(args), nullptr, 0,
                         args.batches * kernel.workgroup_size, accesses);
@@ -128,9 +124,9 @@ void solve_in_place(const char* op, const at::Tensor& T, const at::Tensor& pivot
   rt::Device& dev = device_for(x);
   const rt::Kernel& kernel =
       dev.pipelines().get(std::string("lu_solve.") + op + "." + dtype_name(x.scalar_type()));
-  SolveArgs args{address(t),
-                 piv.defined() ? address(piv) : 0,
-                 address(x),
+  SolveArgs args{address_of(t),
+                 address_of(piv),
+                 address_of(x),
                  uint64_t(x.size(0)),
                  x.size(1),
                  x.size(2),

@@ -24,7 +24,8 @@ struct NllArgs {
   uint32_t mode, pad;
 };
 
-NllArgs layout(const at::Tensor& self, const at::Tensor& target, const at::Tensor& weight, int64_t ignore_index) {
+NllArgs layout(const at::Tensor& self, const at::Tensor& target, const at::Tensor& weight,
+               int64_t ignore_index) {
   NllArgs args{};
   bool batched = self.dim() == 2;
   args.samples = batched ? self.size(0) : 1;
@@ -33,28 +34,32 @@ NllArgs layout(const at::Tensor& self, const at::Tensor& target, const at::Tenso
   args.class_stride = self.stride(-1);
   args.target_stride = target.dim() ? target.stride(0) : 0;
   args.ignore_index = ignore_index;
-  args.target = reinterpret_cast<uint64_t>(target.const_data_ptr());
-  args.weight = weight.defined() ? reinterpret_cast<uint64_t>(weight.const_data_ptr()) : 0;
+  args.target = address_of(target);
+  args.weight = address_of(weight);
   return args;
 }
 
-void launch(const char* op, NllArgs& args, const at::Tensor& like, const std::vector<rt::Access>& accesses) {
+void launch(const char* op, NllArgs& args, const at::Tensor& like,
+            const std::vector<rt::Access>& accesses) {
   rt::Device& dev = device_for(like);
-  const rt::Kernel& kernel = dev.pipelines().get(std::string("nll.") + op + "." + dtype_name(like.scalar_type()));
-  dev.stream().dispatch(kernel, &args, sizeof(args), nullptr, 0, static_cast<uint64_t>(args.samples), accesses);
+  const rt::Kernel& kernel =
+      dev.pipelines().get(std::string("nll.") + op + "." + dtype_name(like.scalar_type()));
+  dev.stream().dispatch(kernel, &args, sizeof(args), nullptr, 0,
+                        static_cast<uint64_t>(args.samples), accesses);
 }
 
-void forward(const at::Tensor& self, const at::Tensor& target, const at::Tensor& weight_in, int64_t reduction,
-             int64_t ignore_index, const at::Tensor& output, const at::Tensor& total_weight) {
+void forward(const at::Tensor& self, const at::Tensor& target, const at::Tensor& weight_in,
+             int64_t reduction, int64_t ignore_index, const at::Tensor& output,
+             const at::Tensor& total_weight) {
   at::Tensor weight = weight_in.defined() ? weight_in.contiguous() : weight_in;
   NllArgs args = layout(self, target, weight, ignore_index);
   at::Tensor losses = at::empty({args.samples}, self.options());
   at::Tensor weights = at::empty({args.samples}, self.options());
-  args.source = reinterpret_cast<uint64_t>(self.const_data_ptr());
-  args.result = reinterpret_cast<uint64_t>(losses.data_ptr());
-  args.out_weight = reinterpret_cast<uint64_t>(weights.data_ptr());
-  std::vector<rt::Access> accesses = {span_of(self, false), span_of(target, false), span_of(losses, true),
-                                      span_of(weights, true)};
+  args.source = address_of(self);
+  args.result = address_of(losses);
+  args.out_weight = address_of(weights);
+  std::vector<rt::Access> accesses = {span_of(self, false), span_of(target, false),
+                                      span_of(losses, true), span_of(weights, true)};
   if (weight.defined()) accesses.push_back(span_of(weight, false));
   launch("forward", args, self, accesses);
   if (reduction == at::Reduction::None) {
@@ -68,25 +73,26 @@ void forward(const at::Tensor& self, const at::Tensor& target, const at::Tensor&
 }
 
 void backward(const at::Tensor& grad_output, const at::Tensor& self, const at::Tensor& target,
-              const at::Tensor& weight_in, int64_t reduction, int64_t ignore_index, const at::Tensor& total_weight,
-              const at::Tensor& grad_input) {
+              const at::Tensor& weight_in, int64_t reduction, int64_t ignore_index,
+              const at::Tensor& total_weight, const at::Tensor& grad_input) {
   grad_input.zero_();
   at::Tensor weight = weight_in.defined() ? weight_in.contiguous() : weight_in;
   at::Tensor grad = grad_output.contiguous();
   NllArgs args = layout(self, target, weight, ignore_index);
-  args.source = reinterpret_cast<uint64_t>(grad.const_data_ptr());
-  args.result = reinterpret_cast<uint64_t>(grad_input.data_ptr());
-  args.out_weight = reinterpret_cast<uint64_t>(total_weight.const_data_ptr());
+  args.source = address_of(grad);
+  args.result = address_of(grad_input);
+  args.out_weight = address_of(total_weight);
   args.mode = reduction == at::Reduction::None ? 0 : reduction == at::Reduction::Sum ? 1 : 2;
-  std::vector<rt::Access> accesses = {span_of(grad, false), span_of(target, false), span_of(total_weight, false),
-                                      span_of(grad_input, true)};
+  std::vector<rt::Access> accesses = {span_of(grad, false), span_of(target, false),
+                                      span_of(total_weight, false), span_of(grad_input, true)};
   if (weight.defined()) accesses.push_back(span_of(weight, false));
   launch("backward", args, self, accesses);
 }
 
-std::tuple<at::Tensor, at::Tensor> nll_loss_forward(const at::Tensor& self, const at::Tensor& target,
-                                                    const std::optional<at::Tensor>& weight, int64_t reduction,
-                                                    int64_t ignore_index) {
+std::tuple<at::Tensor, at::Tensor> nll_loss_forward(const at::Tensor& self,
+                                                    const at::Tensor& target,
+                                                    const std::optional<at::Tensor>& weight,
+                                                    int64_t reduction, int64_t ignore_index) {
   Functional<m::structured_nll_loss_forward> meta;
   at::Tensor w = weight.value_or(at::Tensor());
   meta.meta(self, target, at::OptionalTensorRef(w), reduction, ignore_index);
@@ -94,10 +100,9 @@ std::tuple<at::Tensor, at::Tensor> nll_loss_forward(const at::Tensor& self, cons
   return {meta.outputs_[0], meta.outputs_[1]};
 }
 
-std::tuple<at::Tensor&, at::Tensor&> nll_loss_forward_out(const at::Tensor& self, const at::Tensor& target,
-                                                          const std::optional<at::Tensor>& weight, int64_t reduction,
-                                                          int64_t ignore_index, at::Tensor& output,
-                                                          at::Tensor& total_weight) {
+std::tuple<at::Tensor&, at::Tensor&> nll_loss_forward_out(
+    const at::Tensor& self, const at::Tensor& target, const std::optional<at::Tensor>& weight,
+    int64_t reduction, int64_t ignore_index, at::Tensor& output, at::Tensor& total_weight) {
   auto [o, t] = torchvulkan::nll_loss_forward(self, target, weight, reduction, ignore_index);
   at::native::resize_output(output, o.sizes());
   at::native::resize_output(total_weight, t.sizes());
@@ -106,53 +111,61 @@ std::tuple<at::Tensor&, at::Tensor&> nll_loss_forward_out(const at::Tensor& self
   return {output, total_weight};
 }
 
-at::Tensor nll_loss_backward(const at::Tensor& grad_output, const at::Tensor& self, const at::Tensor& target,
-                             const std::optional<at::Tensor>& weight, int64_t reduction, int64_t ignore_index,
+at::Tensor nll_loss_backward(const at::Tensor& grad_output, const at::Tensor& self,
+                             const at::Tensor& target, const std::optional<at::Tensor>& weight,
+                             int64_t reduction, int64_t ignore_index,
                              const at::Tensor& total_weight) {
   Functional<m::structured_nll_loss_backward> meta;
   at::Tensor w = weight.value_or(at::Tensor());
-  meta.meta(grad_output, self, target, at::OptionalTensorRef(w), reduction, ignore_index, total_weight);
+  meta.meta(grad_output, self, target, at::OptionalTensorRef(w), reduction, ignore_index,
+            total_weight);
   backward(grad_output, self, target, w, reduction, ignore_index, total_weight, meta.outputs_[0]);
   return meta.outputs_[0];
 }
 
-at::Tensor& nll_loss_backward_out(const at::Tensor& grad_output, const at::Tensor& self, const at::Tensor& target,
-                                  const std::optional<at::Tensor>& weight, int64_t reduction, int64_t ignore_index,
+at::Tensor& nll_loss_backward_out(const at::Tensor& grad_output, const at::Tensor& self,
+                                  const at::Tensor& target, const std::optional<at::Tensor>& weight,
+                                  int64_t reduction, int64_t ignore_index,
                                   const at::Tensor& total_weight, at::Tensor& grad_input) {
   Out<m::structured_nll_loss_backward> meta(grad_input);
   at::Tensor w = weight.value_or(at::Tensor());
-  meta.meta(grad_output, self, target, at::OptionalTensorRef(w), reduction, ignore_index, total_weight);
+  meta.meta(grad_output, self, target, at::OptionalTensorRef(w), reduction, ignore_index,
+            total_weight);
   backward(grad_output, self, target, w, reduction, ignore_index, total_weight, grad_input);
   return grad_input;
 }
 
 // nll_loss2d: [N, C, d1, ...] with targets [N, d1, ...], as nll_loss over
 // samples [N * d1 * ..., C].
-at::Tensor samples_of(const at::Tensor& self) { return self.movedim(1, -1).reshape({-1, self.size(1)}); }
+at::Tensor samples_of(const at::Tensor& self) {
+  return self.movedim(1, -1).reshape({-1, self.size(1)});
+}
 
 void check_2d(const at::Tensor& self, const at::Tensor& target) {
-  TORCH_CHECK(self.dim() >= 3, "only batches of spatial inputs supported (4D tensors), but got input of size: ",
+  TORCH_CHECK(self.dim() >= 3,
+              "only batches of spatial inputs supported (4D tensors), but got input of size: ",
               self.sizes());
   auto expected = self.sizes().vec();
   expected.erase(expected.begin() + 1);
-  TORCH_CHECK(target.sizes().vec() == expected, "input and target batch or spatial sizes don't match: target ",
-              target.sizes(), ", input ", self.sizes());
+  TORCH_CHECK(target.sizes().vec() == expected,
+              "input and target batch or spatial sizes don't match: target ", target.sizes(),
+              ", input ", self.sizes());
 }
 
-std::tuple<at::Tensor, at::Tensor> nll_loss2d_forward(const at::Tensor& self, const at::Tensor& target,
-                                                      const std::optional<at::Tensor>& weight, int64_t reduction,
-                                                      int64_t ignore_index) {
+std::tuple<at::Tensor, at::Tensor> nll_loss2d_forward(const at::Tensor& self,
+                                                      const at::Tensor& target,
+                                                      const std::optional<at::Tensor>& weight,
+                                                      int64_t reduction, int64_t ignore_index) {
   check_2d(self, target);
-  auto [output, total] =
-      torchvulkan::nll_loss_forward(samples_of(self), target.reshape({-1}), weight, reduction, ignore_index);
+  auto [output, total] = torchvulkan::nll_loss_forward(samples_of(self), target.reshape({-1}),
+                                                       weight, reduction, ignore_index);
   if (reduction == at::Reduction::None) output = output.view(target.sizes());
   return {output, total};
 }
 
-std::tuple<at::Tensor&, at::Tensor&> nll_loss2d_forward_out(const at::Tensor& self, const at::Tensor& target,
-                                                            const std::optional<at::Tensor>& weight,
-                                                            int64_t reduction, int64_t ignore_index,
-                                                            at::Tensor& output, at::Tensor& total_weight) {
+std::tuple<at::Tensor&, at::Tensor&> nll_loss2d_forward_out(
+    const at::Tensor& self, const at::Tensor& target, const std::optional<at::Tensor>& weight,
+    int64_t reduction, int64_t ignore_index, at::Tensor& output, at::Tensor& total_weight) {
   auto [o, t] = torchvulkan::nll_loss2d_forward(self, target, weight, reduction, ignore_index);
   at::native::resize_output(output, o.sizes());
   at::native::resize_output(total_weight, t.sizes());
@@ -161,22 +174,26 @@ std::tuple<at::Tensor&, at::Tensor&> nll_loss2d_forward_out(const at::Tensor& se
   return {output, total_weight};
 }
 
-at::Tensor nll_loss2d_backward(const at::Tensor& grad_output, const at::Tensor& self, const at::Tensor& target,
-                               const std::optional<at::Tensor>& weight, int64_t reduction, int64_t ignore_index,
+at::Tensor nll_loss2d_backward(const at::Tensor& grad_output, const at::Tensor& self,
+                               const at::Tensor& target, const std::optional<at::Tensor>& weight,
+                               int64_t reduction, int64_t ignore_index,
                                const at::Tensor& total_weight) {
   check_2d(self, target);
   at::Tensor grad = reduction == at::Reduction::None ? grad_output.reshape({-1}) : grad_output;
   at::Tensor samples = samples_of(self);
-  at::Tensor grad_samples = torchvulkan::nll_loss_backward(grad, samples, target.reshape({-1}), weight, reduction,
-                                                           ignore_index, total_weight);
+  at::Tensor grad_samples = torchvulkan::nll_loss_backward(
+      grad, samples, target.reshape({-1}), weight, reduction, ignore_index, total_weight);
   auto shape = self.movedim(1, -1).sizes();
   return grad_samples.view(shape).movedim(-1, 1).contiguous();
 }
 
-at::Tensor& nll_loss2d_backward_out(const at::Tensor& grad_output, const at::Tensor& self, const at::Tensor& target,
-                                    const std::optional<at::Tensor>& weight, int64_t reduction, int64_t ignore_index,
-                                    const at::Tensor& total_weight, at::Tensor& grad_input) {
-  at::Tensor grad = torchvulkan::nll_loss2d_backward(grad_output, self, target, weight, reduction, ignore_index, total_weight);
+at::Tensor& nll_loss2d_backward_out(const at::Tensor& grad_output, const at::Tensor& self,
+                                    const at::Tensor& target,
+                                    const std::optional<at::Tensor>& weight, int64_t reduction,
+                                    int64_t ignore_index, const at::Tensor& total_weight,
+                                    at::Tensor& grad_input) {
+  at::Tensor grad = torchvulkan::nll_loss2d_backward(grad_output, self, target, weight, reduction,
+                                                     ignore_index, total_weight);
   at::native::resize_output(grad_input, grad.sizes());
   grad_input.copy_(grad);
   return grad_input;

@@ -129,7 +129,7 @@ bool vector_loadable(const at::Tensor& t, int64_t batch_stride, int64_t rows, in
   if ((along_k ? k_stride : row_stride) != 1) return false;
   int64_t extent = along_k ? k : rows, other = along_k ? row_stride : k_stride;
   return extent % chunk == 0 && other % chunk == 0 && batch_stride % chunk == 0 &&
-         reinterpret_cast<uintptr_t>(t.const_data_ptr()) % 16 == 0;
+         address_of(t) % 16 == 0;
 }
 
 // (batch, row, col) strides of a 2-D or 3-D tensor; a 2-D one repeats per batch.
@@ -205,15 +205,14 @@ void launch_gemm(const at::Tensor& a, const at::Tensor& b, const at::Tensor& out
   c10::ScalarType type = out.scalar_type();
   at::Tensor bias = bias_in.defined() ? bias_in.expand(out.sizes()) : bias_in;
 
-  std::vector<int64_t> meta = {
-      reinterpret_cast<int64_t>(a.const_data_ptr()),
-      reinterpret_cast<int64_t>(b.const_data_ptr()),
-      reinterpret_cast<int64_t>(out.data_ptr()),
-      bias.defined() ? reinterpret_cast<int64_t>(bias.const_data_ptr()) : 0,
-      M,
-      N,
-      K,
-      batches};
+  std::vector<int64_t> meta = {int64_t(address_of(a)),
+                               int64_t(address_of(b)),
+                               int64_t(address_of(out)),
+                               int64_t(address_of(bias)),
+                               M,
+                               N,
+                               K,
+                               batches};
   for (const at::Tensor* t : {&a, &b, &out}) {
     auto s = strides3(*t);
     meta.insert(meta.end(), s.begin(), s.end());
@@ -242,9 +241,7 @@ void launch_gemm(const at::Tensor& a, const at::Tensor& b, const at::Tensor& out
                           static_cast<uint32_t>(meta.size() * 8), invocations, touched);
   };
   auto sa = strides3(a), sb = strides3(b), sc = strides3(out);
-  auto aligned = [](const at::Tensor& t) {
-    return reinterpret_cast<uintptr_t>(t.const_data_ptr()) % 16 == 0;
-  };
+  auto aligned = [](const at::Tensor& t) { return address_of(t) % 16 == 0; };
   // Whether each operand can be read in aligned chunks (gemm_coop*.comp: 8
   // elements, 16 bytes; gemm_tiled.comp: 4), out written in rows of 16-byte
   // vectors, and the bias left out (beta == 0 ignores it, NaN included).
@@ -305,7 +302,7 @@ void launch_gemm(const at::Tensor& a, const at::Tensor& b, const at::Tensor& out
     workspace = at::empty({splits * batches * M * N}, out.options().dtype(at::kFloat));
   meta.push_back(splits);
   meta.push_back(chunk);
-  meta.push_back(through_workspace ? reinterpret_cast<int64_t>(workspace.data_ptr()) : 0);
+  meta.push_back(through_workspace ? int64_t(address_of(workspace)) : 0);
   if (!through_workspace) {
     launch(kernel, static_cast<uint64_t>(tiles) * kernel.workgroup_size, accesses);
     return;

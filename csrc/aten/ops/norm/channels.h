@@ -50,9 +50,6 @@ inline at::Tensor value(const std::optional<at::Tensor>& t) {
 inline at::Tensor dense(const at::Tensor& t) {
   return t.defined() ? t.contiguous() : t;
 }
-inline uint64_t address(const at::Tensor& t) {
-  return t.defined() ? reinterpret_cast<uint64_t>(t.const_data_ptr()) : 0;
-}
 inline void access(std::vector<rt::Access>& accesses, const at::Tensor& t, bool write) {
   if (t.defined() && t.numel() > 0) accesses.push_back(span_of(t, write));
 }

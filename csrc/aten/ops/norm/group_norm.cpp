@@ -53,13 +53,13 @@ void group_norm_kernel(const Tensor& X, const Tensor& gamma, const Tensor& beta,
   c10::ScalarType param = norm::param_dtype(X, gamma, beta);
   Tensor y = in_layout(in, Y);
   Args args{0,
-            norm::address(in.x),
+            address_of(in.x),
             0,
-            norm::address(gamma),
-            norm::address(beta),
-            norm::address(y),
-            norm::address(mean),
-            norm::address(rstd),
+            address_of(gamma),
+            address_of(beta),
+            address_of(y),
+            address_of(mean),
+            address_of(rstd),
             0,
             0,
             norm::acc_bits(eps, X)};
@@ -82,15 +82,15 @@ void group_norm_backward_kernel(const Tensor& dY, const Tensor& X, const Tensor&
   c10::ScalarType param = norm::param_dtype(X, mean, rstd, gamma);
   Tensor dy = in.like(dY), dx = in_layout(in, dX);
   Args args{0,
-            norm::address(in.x),
-            norm::address(dy),
-            norm::address(gamma),
+            address_of(in.x),
+            address_of(dy),
+            address_of(gamma),
             0,
-            norm::address(dx),
-            norm::address(mean),
-            norm::address(rstd),
-            norm::address(dgamma),
-            norm::address(dbeta),
+            address_of(dx),
+            address_of(mean),
+            address_of(rstd),
+            address_of(dgamma),
+            address_of(dbeta),
             0};
   std::vector<rt::Access> reads;
   for (const Tensor* t : std::initializer_list<const Tensor*>{&in.x, &dy, &gamma, &mean, &rstd}) {

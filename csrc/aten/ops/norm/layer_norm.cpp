@@ -23,14 +23,14 @@ struct Args {
   uint32_t vector, pad;
 };
 
-uint64_t address(const at::Tensor& t) { return t.defined() ? reinterpret_cast<uint64_t>(t.const_data_ptr()) : 0; }
-
-void launch(const char* op, Args& args, const at::Tensor& like, const std::vector<rt::Access>& accesses) {
+void launch(const char* op, Args& args, const at::Tensor& like,
+            const std::vector<rt::Access>& accesses) {
   if (args.rows == 0) return;
   rt::Device& dev = device_for(like);
   const rt::Kernel& kernel =
       dev.pipelines().get(std::string("layer_norm.") + op + "." + dtype_name(like.scalar_type()));
-  dev.stream().dispatch(kernel, &args, sizeof(args), nullptr, 0, args.rows * kernel.workgroup_size, accesses);
+  dev.stream().dispatch(kernel, &args, sizeof(args), nullptr, 0, args.rows * kernel.workgroup_size,
+                        accesses);
 }
 
 // The rows of `input` for normalized_shape: [rows, length], and the stats' shape.
@@ -49,26 +49,37 @@ std::vector<int64_t> stat_shape(const at::Tensor& input, size_t normalized_dims)
   return shape;
 }
 
-std::tuple<at::Tensor, at::Tensor, at::Tensor> layer_norm(const at::Tensor& input_in, at::IntArrayRef normalized_shape,
-                                                          const std::optional<at::Tensor>& weight_opt,
-                                                          const std::optional<at::Tensor>& bias_opt, double eps) {
+std::tuple<at::Tensor, at::Tensor, at::Tensor> layer_norm(
+    const at::Tensor& input_in, at::IntArrayRef normalized_shape,
+    const std::optional<at::Tensor>& weight_opt, const std::optional<at::Tensor>& bias_opt,
+    double eps) {
   auto [rows, length] = split(input_in, normalized_shape);
   at::Tensor input = input_in.contiguous();
   c10::ScalarType type = input.scalar_type();
-  at::Tensor weight = weight_opt && weight_opt->defined() ? weight_opt->to(type).contiguous() : at::Tensor();
-  at::Tensor bias = bias_opt && bias_opt->defined() ? bias_opt->to(type).contiguous() : at::Tensor();
+  at::Tensor weight =
+      weight_opt && weight_opt->defined() ? weight_opt->to(type).contiguous() : at::Tensor();
+  at::Tensor bias =
+      bias_opt && bias_opt->defined() ? bias_opt->to(type).contiguous() : at::Tensor();
   at::Tensor out = at::empty(input.sizes(), input.options());
   auto shape = stat_shape(input, normalized_shape.size());
   at::Tensor mean = at::empty(shape, input.options());
   at::Tensor rstd = at::empty(shape, input.options());
-  Args args{address(input), 0, address(weight), address(bias), address(out), address(mean), address(rstd),
-            static_cast<uint64_t>(rows), static_cast<uint64_t>(length), eps};
+  Args args{address_of(input),
+            0,
+            address_of(weight),
+            address_of(bias),
+            address_of(out),
+            address_of(mean),
+            address_of(rstd),
+            static_cast<uint64_t>(rows),
+            static_cast<uint64_t>(length),
+            eps};
   // Vector steps of VEC elements (shaders/compile.py: 16 bytes, at least 4)
   // where every row, the weight and the bias start 16-byte aligned.
   int64_t vec = std::max<int64_t>(4, 16 / static_cast<int64_t>(input.element_size()));
   args.vector = (args.x | args.weight | args.bias | args.target) % 16 == 0 && length % vec == 0;
-  std::vector<rt::Access> accesses = {span_of(input, false), span_of(out, true), span_of(mean, true),
-                                      span_of(rstd, true)};
+  std::vector<rt::Access> accesses = {span_of(input, false), span_of(out, true),
+                                      span_of(mean, true), span_of(rstd, true)};
   if (weight.defined()) accesses.push_back(span_of(weight, false));
   if (bias.defined()) accesses.push_back(span_of(bias, false));
   launch("forward", args, input, accesses);
@@ -76,9 +87,9 @@ std::tuple<at::Tensor, at::Tensor, at::Tensor> layer_norm(const at::Tensor& inpu
 }
 
 std::tuple<at::Tensor, at::Tensor, at::Tensor> layer_norm_backward(
-    const at::Tensor& grad_out, const at::Tensor& input_in, at::IntArrayRef normalized_shape, const at::Tensor& mean,
-    const at::Tensor& rstd, const std::optional<at::Tensor>& weight_opt, const std::optional<at::Tensor>& bias_opt,
-    std::array<bool, 3> mask) {
+    const at::Tensor& grad_out, const at::Tensor& input_in, at::IntArrayRef normalized_shape,
+    const at::Tensor& mean, const at::Tensor& rstd, const std::optional<at::Tensor>& weight_opt,
+    const std::optional<at::Tensor>& bias_opt, std::array<bool, 3> mask) {
   auto [rows, length] = split(input_in, normalized_shape);
   at::Tensor input = input_in.contiguous();
   at::Tensor dy = grad_out.contiguous();
@@ -89,10 +100,21 @@ std::tuple<at::Tensor, at::Tensor, at::Tensor> layer_norm_backward(
   at::Tensor grad_input, grad_weight, grad_bias;
   if (mask[0]) {
     grad_input = at::empty(input.sizes(), input.options());
-    Args args{address(input), address(dy), address(weight), 0, address(grad_input), address(m), address(r),
-              static_cast<uint64_t>(rows), static_cast<uint64_t>(length), 0.0, 0, 0};
-    std::vector<rt::Access> accesses = {span_of(input, false), span_of(dy, false), span_of(m, false),
-                                        span_of(r, false), span_of(grad_input, true)};
+    Args args{address_of(input),
+              address_of(dy),
+              address_of(weight),
+              0,
+              address_of(grad_input),
+              address_of(m),
+              address_of(r),
+              static_cast<uint64_t>(rows),
+              static_cast<uint64_t>(length),
+              0.0,
+              0,
+              0};
+    std::vector<rt::Access> accesses = {span_of(input, false), span_of(dy, false),
+                                        span_of(m, false), span_of(r, false),
+                                        span_of(grad_input, true)};
     if (weight.defined()) accesses.push_back(span_of(weight, false));
     launch("backward", args, input, accesses);
   }
@@ -101,7 +123,9 @@ std::tuple<at::Tensor, at::Tensor, at::Tensor> layer_norm_backward(
   for (size_t d = 0; d < row_dims.size(); ++d) row_dims[d] = static_cast<int64_t>(d);
   if (mask[1] && has_weight) {
     at::Tensor xhat = at::mul(at::sub(input, m), r);
-    grad_weight = at::sum(at::mul(dy, xhat), row_dims).to(weight_opt->scalar_type()).reshape(weight_opt->sizes());
+    grad_weight = at::sum(at::mul(dy, xhat), row_dims)
+                      .to(weight_opt->scalar_type())
+                      .reshape(weight_opt->sizes());
   }
   if (mask[2] && bias_opt && bias_opt->defined()) {
     grad_bias = at::sum(dy, row_dims).to(bias_opt->scalar_type()).reshape(bias_opt->sizes());

@@ -25,10 +25,6 @@ struct Args {
   uint64_t x, dy, weight, target, rstd, rows, row_length, eps;
 };
 
-uint64_t address(const Tensor& t) {
-  return t.defined() ? reinterpret_cast<uint64_t>(t.const_data_ptr()) : 0;
-}
-
 void launch(const char* op, Args& args, const Tensor& like,
             const std::vector<rt::Access>& accesses) {
   if (args.rows == 0) return;
@@ -61,11 +57,11 @@ std::tuple<Tensor, Tensor> fused_rms_norm(const Tensor& input_in, at::IntArrayRe
   Tensor weight = weight_in.defined() ? weight_in.to(type).contiguous() : Tensor();
   Tensor out = at::empty(input.sizes(), input.options());
   Tensor rstd = at::empty(stat_shape(input, normalized_shape.size()), input.options().dtype(stat));
-  Args args{address(input),
+  Args args{address_of(input),
             0,
-            address(weight),
-            address(out),
-            address(rstd),
+            address_of(weight),
+            address_of(out),
+            address_of(rstd),
             static_cast<uint64_t>(rows),
             static_cast<uint64_t>(length),
             scalar_bits(eps, stat)};
@@ -92,11 +88,11 @@ std::tuple<Tensor, Tensor> fused_rms_norm_backward(const Tensor& grad_out, const
   Tensor grad_input, grad_weight;
   if (mask[0]) {
     grad_input = at::empty(input.sizes(), input.options());
-    Args args{address(input),
-              address(dy),
-              address(weight),
-              address(grad_input),
-              address(rstd),
+    Args args{address_of(input),
+              address_of(dy),
+              address_of(weight),
+              address_of(grad_input),
+              address_of(rstd),
               static_cast<uint64_t>(rows),
               static_cast<uint64_t>(length),
               0};

@@ -71,9 +71,9 @@ at::Tensor& update_scale(at::Tensor& scale, at::Tensor& growth_tracker, const at
   check_scalar_tensor(found_inf, "found_inf", c10::kFloat, "a float");
   TORCH_CHECK(scale.device() == growth_tracker.device() && scale.device() == found_inf.device(),
               "current_scale, growth_tracker and found_inf must be on the same device.");
-  UpdateScaleArgs args{reinterpret_cast<uint64_t>(scale.data_ptr()),
-                       reinterpret_cast<uint64_t>(growth_tracker.data_ptr()),
-                       reinterpret_cast<uint64_t>(found_inf.const_data_ptr()),
+  UpdateScaleArgs args{address_of(scale),
+                       address_of(growth_tracker),
+                       address_of(found_inf),
                        static_cast<float>(growth_factor),
                        static_cast<float>(backoff_factor),
                        static_cast<int32_t>(growth_interval),

@@ -214,7 +214,7 @@ void launch(ReduceLayout& layout, const Launch& l) {
   }
   at::Tensor partials =
       at::empty({outputs * parts * l.partial_words}, l.out.options().dtype(l.partial_type));
-  args.target = reinterpret_cast<uint64_t>(partials.data_ptr());
+  args.target = address_of(partials);
   args.second = 0;
   rt::Access first[] = {span_of(l.input, false), span_of(partials, true)};
   dev.stream().dispatch(kernel, &args, sizeof(args), meta.data(), meta_bytes,

@@ -93,9 +93,9 @@ void scan(const char* op, const at::Tensor& self, int64_t dim, const at::Tensor&
     blocks = (length + block_length - 1) / block_length;
   }
   Args args{0,
-            reinterpret_cast<uint64_t>(self.const_data_ptr()),
-            reinterpret_cast<uint64_t>(out.data_ptr()),
-            indices.defined() ? reinterpret_cast<uint64_t>(indices.data_ptr()) : 0,
+            address_of(self),
+            address_of(out),
+            address_of(indices),
             0,
             static_cast<uint64_t>(blocks),
             static_cast<uint64_t>(block_length),
@@ -110,7 +110,7 @@ void scan(const char* op, const at::Tensor& self, int64_t dim, const at::Tensor&
     return;
   }
   at::Tensor partials = at::empty({rows * blocks * 2}, self.options().dtype(at::kLong));
-  args.partials = reinterpret_cast<uint64_t>(partials.data_ptr());
+  args.partials = address_of(partials);
   args.mode = 2;
   rt::Access totals[] = {span_of(self, false), span_of(partials, true)};
   dev.stream().dispatch(kernel, &args, sizeof(args), meta.data(), meta_bytes, invocations, totals);

@@ -31,12 +31,9 @@ struct LastDimArgs {
   uint32_t length, vector;
 };
 
-uint64_t address(const at::Tensor& t) {
-  return reinterpret_cast<uint64_t>(t.const_data_ptr());
-}
-
 // out = op(a[, b]) over rows along `dim`; inputs of out's dtype.
-void rows(const char* op, const at::Tensor& a_in, const at::Tensor& b_in, const at::Tensor& out, int64_t dim) {
+void rows(const char* op, const at::Tensor& a_in, const at::Tensor& b_in, const at::Tensor& out,
+          int64_t dim) {
   if (out.numel() == 0) return;
   if (!out.is_contiguous()) {
     at::Tensor dense = at::empty(out.sizes(), out.options());
@@ -57,15 +54,24 @@ void rows(const char* op, const at::Tensor& a_in, const at::Tensor& b_in, const 
   if (inner == 1 && length < INT32_MAX) {
     // Vector steps of VEC elements (shaders/compile.py: 16 bytes, at least 4).
     int64_t vec = std::max<int64_t>(4, 16 / static_cast<int64_t>(out.element_size()));
-    bool aligned = (address(a) | address(b) | address(out)) % 16 == 0 && length % vec == 0;
-    LastDimArgs args{address(a), address(b), address(out), rows, static_cast<uint32_t>(length), aligned ? 1u : 0u};
+    bool aligned = (address_of(a) | address_of(b) | address_of(out)) % 16 == 0 && length % vec == 0;
+    LastDimArgs args{
+        address_of(a),    address_of(b), address_of(out), rows, static_cast<uint32_t>(length),
+        aligned ? 1u : 0u};
     const rt::Kernel& kernel = dev.pipelines().get("softmax_last." + suffix);
-    dev.stream().dispatch(kernel, &args, sizeof(args), nullptr, 0, rows * kernel.workgroup_size, accesses);
+    dev.stream().dispatch(kernel, &args, sizeof(args), nullptr, 0, rows * kernel.workgroup_size,
+                          accesses);
     return;
   }
-  Args args{address(a), address(b), address(out), rows, static_cast<uint64_t>(length), static_cast<uint64_t>(inner)};
+  Args args{address_of(a),
+            address_of(b),
+            address_of(out),
+            rows,
+            static_cast<uint64_t>(length),
+            static_cast<uint64_t>(inner)};
   const rt::Kernel& kernel = dev.pipelines().get("softmax." + suffix);
-  dev.stream().dispatch(kernel, &args, sizeof(args), nullptr, 0, rows * kernel.workgroup_size, accesses);
+  dev.stream().dispatch(kernel, &args, sizeof(args), nullptr, 0, rows * kernel.workgroup_size,
+                        accesses);
 }
 
 at::Tensor softmax(const at::Tensor& self, int64_t dim, bool half_to_float) {
@@ -86,13 +92,15 @@ at::Tensor log_softmax(const at::Tensor& self, int64_t dim, bool half_to_float) 
   rows("log_softmax", self, {}, meta.outputs_[0], dim);
   return meta.outputs_[0];
 }
-at::Tensor& log_softmax_out(const at::Tensor& self, int64_t dim, bool half_to_float, at::Tensor& out) {
+at::Tensor& log_softmax_out(const at::Tensor& self, int64_t dim, bool half_to_float,
+                            at::Tensor& out) {
   Out<m::structured__log_softmax> meta(out);
   meta.meta(self, dim, half_to_float);
   rows("log_softmax", self, {}, out, dim);
   return out;
 }
-at::Tensor softmax_backward(const at::Tensor& grad, const at::Tensor& output, int64_t dim, c10::ScalarType input_dtype) {
+at::Tensor softmax_backward(const at::Tensor& grad, const at::Tensor& output, int64_t dim,
+                            c10::ScalarType input_dtype) {
   Functional<m::structured__softmax_backward_data> meta;
   meta.meta(grad, output, dim, input_dtype);
   rows("softmax_backward", grad, output, meta.outputs_[0], dim);

@@ -29,10 +29,6 @@ struct MergeArgs {
   uint32_t log_run;
 };
 
-uint64_t address(const at::Tensor& t) {
-  return t.defined() ? reinterpret_cast<uint64_t>(t.const_data_ptr()) : 0;
-}
-
 const rt::Kernel& kernel(rt::Device& dev, const char* family, const at::Tensor& keys) {
   return dev.pipelines().get(std::string(family) + "." + std::to_string(keys.element_size()));
 }
@@ -48,15 +44,10 @@ void tile(const at::Tensor& keys_in, const at::Tensor& positions_in, const at::T
   int64_t rows = keys_in.size(0);
   rt::Device& dev = device_for(keys_in);
   const rt::Kernel& k = kernel(dev, "sort_tile", keys_in);
-  TileArgs args{address(keys_in),
-                address(positions_in),
-                address(keys_out),
-                address(positions_out),
-                static_cast<uint64_t>(rows),
-                static_cast<uint64_t>(n_in),
-                static_cast<uint64_t>(n_out),
-                static_cast<uint32_t>(segment),
-                static_cast<uint32_t>(keep)};
+  TileArgs args{
+      address_of(keys_in),          address_of(positions_in),       address_of(keys_out),
+      address_of(positions_out),    static_cast<uint64_t>(rows),    static_cast<uint64_t>(n_in),
+      static_cast<uint64_t>(n_out), static_cast<uint32_t>(segment), static_cast<uint32_t>(keep)};
   std::vector<rt::Access> accesses = {span_of(keys_in, false), span_of(keys_out, true),
                                       span_of(positions_out, true)};
   if (positions_in.defined()) accesses.push_back(span_of(positions_in, false));
@@ -73,10 +64,10 @@ void merge(const at::Tensor& keys, const at::Tensor& positions, const at::Tensor
   int64_t rows = keys.size(0), n = keys.size(1);
   rt::Device& dev = device_for(keys);
   const rt::Kernel& k = kernel(dev, "sort_merge", keys);
-  MergeArgs args{address(keys),
-                 address(positions),
-                 address(keys_out),
-                 address(positions_out),
+  MergeArgs args{address_of(keys),
+                 address_of(positions),
+                 address_of(keys_out),
+                 address_of(positions_out),
                  static_cast<uint64_t>(rows),
                  static_cast<uint64_t>(n),
                  static_cast<uint32_t>(log_run)};

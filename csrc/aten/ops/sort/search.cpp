@@ -40,9 +40,8 @@ at::Tensor& searchsorted_out(const at::Tensor& sorted_sequence, const at::Tensor
   if (order.defined()) extra.push_back(span_of(order, false));
   launch_elementwise(
       std::string("search.bound.") + dtype_name(input.scalar_type()), iter,
-      {reinterpret_cast<uint64_t>(boundaries.const_data_ptr()),
-       order.defined() ? reinterpret_cast<uint64_t>(order.const_data_ptr()) : 0,
-       static_cast<uint64_t>(boundaries.size(-1)), per_row | (uint64_t{is_right} << 63)},
+      {address_of(boundaries), address_of(order), static_cast<uint64_t>(boundaries.size(-1)),
+       per_row | (uint64_t{is_right} << 63)},
       extra);
   if (!out.is_same(result)) result.copy_(out);
   return result;

@@ -39,12 +39,11 @@ void launch(const char* op, const at::Tensor& input, const at::Tensor& grid,
   at::Tensor gi = grad_input.defined() ? five_d(grad_input) : grad_input,
              gg = forward ? grad_grid : grid_5d(grad_grid);
   if (g.numel() == 0) return;
-  auto address = [](const at::Tensor& t) {
-    return t.defined() ? reinterpret_cast<int64_t>(t.const_data_ptr()) : int64_t{0};
-  };
-  std::vector<int64_t> words = {address(in), address(g), address(v), address(gi), address(gg),
-                                in.size(0),  in.size(1), in.size(2), in.size(3),  in.size(4),
-                                g.size(1),   g.size(2),  g.size(3)};
+  int64_t pointers[] = {int64_t(address_of(in)), int64_t(address_of(g)), int64_t(address_of(v)),
+                        int64_t(address_of(gi)), int64_t(address_of(gg))};
+  std::vector<int64_t> words(std::begin(pointers), std::end(pointers));
+  words.insert(words.end(), {in.size(0), in.size(1), in.size(2), in.size(3), in.size(4), g.size(1),
+                             g.size(2), g.size(3)});
   for (const at::Tensor* t : {&in, &g, &v, &gi, &gg}) {
     if (t->defined())
       words.insert(words.end(), t->strides().begin(), t->strides().end());
@@ -55,14 +54,9 @@ void launch(const char* op, const at::Tensor& input, const at::Tensor& grid,
   std::vector<rt::Access> accesses = {span_of(in, false), span_of(g, false), span_of(v, forward)};
   if (gi.defined()) accesses.push_back(span_of(gi, true));
   if (gg.defined()) accesses.push_back(span_of(gg, true));
-  rt::Device& dev = device_for(input);
-  const rt::Kernel& k =
-      dev.pipelines().get(std::string("grid_sample.") + op + "." + dtype_name(in.scalar_type()));
-  uint64_t push = 0;  // the stream writes the parameters' address here
-  uint64_t invocations = static_cast<uint64_t>(g.numel() / g.size(4));
-  dev.stream().dispatch(k, &push, sizeof(push), words.data(),
-                        static_cast<uint32_t>(words.size() * sizeof(int64_t)), invocations,
-                        accesses);
+  launch_with_params(device_for(input),
+                     std::string("grid_sample.") + op + "." + dtype_name(in.scalar_type()), words,
+                     static_cast<uint64_t>(g.numel() / g.size(4)), accesses);
 }
 
 void check(const at::Tensor& input, const at::Tensor& grid, int64_t interpolation) {
