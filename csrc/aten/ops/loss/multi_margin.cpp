@@ -4,11 +4,12 @@
 //   loss = sum_i h_i / C
 //   d loss / d x_i = p max(z_i, 0)^(p - 1) w_y / C  (i != y; 0 where z_i <= 0)
 //   d loss / d x_y = -sum_{i != y} d loss / d x_i
-// then reduced (none, mean, sum). The arguments are checked as the CPU
-// does; a target out of range is reported by the gather (IndexError at the
-// next synchronization).
+// then reduced (none, mean, sum). The arguments are checked by ATen's own
+// shape check, as on the CPU; a target out of range is reported by the
+// gather (IndexError at the next synchronization).
 #include <ATen/TensorOperators.h>
 #include <ATen/core/Reduction.h>
+#include <ATen/native/LossMulti.h>
 #include <ATen/ops/ones_like.h>
 #include <ATen/ops/where.h>
 #include <ATen/ops/zeros_like.h>
@@ -20,16 +21,8 @@ namespace {
 void check(const at::Tensor& input, const at::Tensor& target, const at::Scalar& p,
            const std::optional<at::Tensor>& weight) {
   TORCH_CHECK(p.equal(1) || p.equal(2), "only p == 1 and p == 2 supported");
-  int64_t dims = input.dim();
-  TORCH_CHECK((input.numel() > 0 && dims <= 2) || (dims == 2 && input.size(1) != 0),
-              "Expected non-empty vector or matrix with optional 0-dim batch size, but got: ",
-              input.sizes());
-  int64_t frames = dims <= 1 ? 1 : input.size(0), classes = dims == 0 ? 1 : input.size(-1);
-  TORCH_CHECK(target.dim() <= 1 && target.numel() == frames, "inconsistent target size, expected ",
-              frames, " but got ", target.sizes());
-  if (weight && weight->defined())
-    TORCH_CHECK(weight->dim() <= 1 && weight->numel() == classes,
-                "inconsistent weight size, expected ", classes, " but got ", weight->sizes());
+  int64_t frames = 0, classes = 0;
+  at::native::multi_margin_loss_shape_check(frames, classes, input.dim(), input, target, weight);
 }
 
 // The rows [N, C], their targets [N, 1], and each row's weight w_y [N, 1] (or undefined).
