@@ -57,6 +57,11 @@ void raise_faults(rt::Device& dev) {
       " met an index out of range (indexing, gather, scatter, index_select, embedding, ...) ",
       "and skipped it: reads gave zero, writes were dropped. Reported at this synchronization; ",
       "the CPU raises at the call itself.");
+  TORCH_CHECK((faults & rt::Device::kFaultValue) == 0, "torchvulkan: a sampling kernel on ",
+              dev.caps().name,
+              " was given a parameter outside its distribution's domain (a negative or NaN Poisson "
+              "rate) and wrote NaN there. Reported at this synchronization; the CPU raises at the "
+              "call itself.");
 }
 
 rt::Location locate(const at::TensorBase& tensor) {

@@ -41,6 +41,7 @@ class Device {
   // last call, which clears them. Complete for the kernels that have
   // completed.
   static constexpr uint32_t kFaultIndex = 1;  // an index out of range
+  static constexpr uint32_t kFaultValue = 2;  // a Poisson rate below 0 or NaN
   uint32_t take_faults();
 
  private:

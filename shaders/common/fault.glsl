@@ -12,6 +12,7 @@ layout(buffer_reference, std430, buffer_reference_align = 4) buffer FaultWord { 
 
 // The codes, one bit each (csrc/runtime/device.h).
 const uint FAULT_INDEX = 1u;
+const uint FAULT_VALUE = 2u;  // a distribution parameter out of its domain (Poisson rate < 0)
 
 void report_fault(uint code) {
   uint64_t word = packUint2x32(uvec2(kFaultLow, kFaultHigh));
