@@ -6,6 +6,7 @@
 //   l_jj = sqrt(d), l_ij = a_ij / l_jj below, and the trailing lower
 //   triangle loses l_i l_c.
 // The strict upper triangle is zeroed at the end.
+#include "common/sync.glsl"
 layout(push_constant) uniform Args {
   uint64_t l;     // [B, n, n]
   uint64_t info;  // int32 [B]
@@ -33,19 +34,19 @@ void main() {
       break;
     }
     X_T root = sqrt(d);
-    barrier();  // every invocation has read a_jj before it changes
+    sync_workgroup();  // every invocation has read a_jj before it changes
     if (t == 0) X_store(at(j, j), root);
     for (int64_t i = j + 1 + t; i < n; i += W) X_store(at(i, j), X_load(at(i, j)) / root);
-    barrier();
+    sync_workgroup();
     // The trailing lower triangle, rows i > j, columns j < c <= i.
     int64_t rows = n - j - 1;
     for (int64_t e = t; e < rows * rows; e += W) {
       int64_t i = j + 1 + e / rows, c = j + 1 + e % rows;
       if (c <= i) X_store(at(i, c), X_load(at(i, c)) - X_load(at(i, j)) * X_load(at(c, j)));
     }
-    barrier();
+    sync_workgroup();
   }
-  barrier();
+  sync_workgroup();
   for (int64_t e = t; e < n * n; e += W) {
     int64_t i = e / n, c = e % n;
     if (c > i) X_store(at(i, c), X_T(0));

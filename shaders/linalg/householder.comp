@@ -8,6 +8,7 @@
 //   orgqr: the first n columns of Q = H_0 ... H_{k-1} in place of the
 //          reflectors, applied backwards to the identity's columns (org2r)
 // Norms are scaled by the largest magnitude first, as dnrm2 avoids overflow.
+#include "common/sync.glsl"
 #ifdef X_DT_F64
 #define WG_T double
 #endif
@@ -75,13 +76,13 @@ void main() {
       tau = (beta - alpha) / beta;
       X_T scale = X_T(1) / (alpha - beta);
       for (int64_t r = i + 1 + t; r < args.m; r += W) X_store(at(r, i), X_load(at(r, i)) * scale);
-      barrier();  // every invocation has read alpha
+      sync_workgroup();  // every invocation has read alpha
       if (t == 0) X_store(at(i, i), beta);
     }
     if (t == 0) X_store(tau_at(i), tau);
-    barrier();
+    sync_workgroup();
     reflect(i, tau, i + 1);
-    barrier();
+    sync_workgroup();
   }
 }
 #endif
@@ -100,15 +101,15 @@ void main() {
     int64_t r = e % m, c = k + e / m;
     X_store(at(r, c), r == c ? X_T(1) : X_T(0));
   }
-  barrier();
+  sync_workgroup();
   for (int64_t i = k - 1; i >= 0; --i) {
     X_T tau = X_load(tau_at(i));
     reflect(i, tau, i + 1);
-    barrier();
+    sync_workgroup();
     for (int64_t r = i + 1 + t; r < m; r += W) X_store(at(r, i), -tau * X_load(at(r, i)));
     for (int64_t r = t; r < i; r += W) X_store(at(r, i), X_T(0));
     if (t == 0) X_store(at(i, i), X_T(1) - tau);
-    barrier();
+    sync_workgroup();
   }
 }
 #endif

@@ -8,6 +8,7 @@
 //     info = j + 1 (the first zero pivot) and the column stays;
 //   - the trailing block loses the outer product of that column and row j.
 // Three barriers a column; the invocations share each step's elements.
+#include "common/sync.glsl"
 #ifdef X_DT_F64
 #define WG_T double
 #endif
@@ -44,10 +45,10 @@ int64_t pivot_row(int64_t j) {
       row = i;
     }
   }
-  barrier();  // the scratch may still be read by the previous column
+  sync_workgroup();  // the scratch may still be read by the previous column
   workgroup_scratch[t] = WG_T(best);
   best_row[t] = int(row);
-  barrier();
+  sync_workgroup();
   for (uint s = kWorkgroupSize / 2; s > 0; s >>= 1) {
     if (t < s) {
       WG_T v = workgroup_scratch[t + s];
@@ -57,7 +58,7 @@ int64_t pivot_row(int64_t j) {
         best_row[t] = r;
       }
     }
-    barrier();
+    sync_workgroup();
   }
   return best_row[0] >= 0 ? int64_t(best_row[0]) : j;
 }
@@ -81,18 +82,18 @@ void main() {
           X_store(at(p, c), a);
         }
       }
-      barrier();
+      sync_workgroup();
       for (int64_t i = j + 1 + t; i < m; i += W) X_store(at(i, j), X_load(at(i, j)) / d);
     } else if (info == 0) {
       info = int(j + 1);
     }
-    barrier();
+    sync_workgroup();
     int64_t rows = m - j - 1, cols = n - j - 1;
     for (int64_t e = t; e < rows * cols; e += W) {
       int64_t i = j + 1 + e / cols, c = j + 1 + e % cols;
       X_store(at(i, c), X_load(at(i, c)) - X_load(at(i, j)) * X_load(at(j, c)));
     }
-    barrier();
+    sync_workgroup();
   }
   if (t == 0) RefI32(args.info + b * 4u).v = info;
 }

@@ -10,6 +10,7 @@
 //   OP_triangular: linalg_solve_triangular's, X = T^-1 B for T the `lower`
 //     or upper triangle of `lu` (its transpose when `transposed`), with
 //     ones on the diagonal when `unit`.
+#include "common/sync.glsl"
 layout(push_constant) uniform Args {
   uint64_t lu;      // [B, n, n]
   uint64_t pivots;  // int32 [B, n]
@@ -42,7 +43,7 @@ void permute(uint64_t pivots, bool reverse) {
       }
     }
   }
-  barrier();
+  sync_workgroup();
 }
 
 // Substitution through a triangular factor T, one row at a time: row j is
@@ -54,14 +55,14 @@ void substitute(bool lower, bool unit, bool swap) {
   for (int64_t s = 0; s < n; ++s) {
     int64_t j = lower ? s : n - 1 - s;
     if (!unit && t == 0) X_store(x_at(j), X_load(x_at(j)) / lu(j, j));
-    barrier();
+    sync_workgroup();
     X_T xj = X_load(x_at(j));
     int64_t first = lower ? j + 1 : 0, last = lower ? n : j;
     for (int64_t i = first + t; i < last; i += W) {
       X_T factor = swap ? lu(j, i) : lu(i, j);
       X_store(x_at(i), X_load(x_at(i)) - factor * xj);
     }
-    barrier();
+    sync_workgroup();
   }
 }
 
