@@ -19,16 +19,12 @@
 
 #include "aten/context.h"
 #include "aten/launch.h"
+#include "aten/ops/linalg/jacobi.h"
 #include "aten/ops/linalg/matrices.h"
 #include "aten/structured.h"
 
 namespace torchvulkan {
 namespace {
-
-struct JacobiArgs {
-  uint64_t a, v, rot, batches;
-  int64_t n, v_batch_stride, v_row_stride, v_col_stride;
-};
 
 void eigh_kernel(const at::Tensor& values, const at::Tensor& vectors, const at::Tensor& infos,
                  bool upper, bool compute_vectors) {
@@ -39,22 +35,7 @@ void eigh_kernel(const at::Tensor& values, const at::Tensor& vectors, const at::
   at::Tensor A = vectors.reshape({-1, n, n});
   at::Tensor a = (upper ? A.triu() + A.triu(1).mT() : A.tril() + A.tril(-1).mT()).contiguous();
   at::Tensor v = compute_vectors ? at::empty_like(a) : at::Tensor();
-  at::Tensor rot = at::empty({a.size(0), n / 2 + 1, 2}, a.options());
-  JacobiArgs args{address_of(a),
-                  address_of(v),
-                  address_of(rot),
-                  uint64_t(a.size(0)),
-                  n,
-                  compute_vectors ? v.stride(0) : 0,
-                  compute_vectors ? v.stride(1) : 0,
-                  compute_vectors ? v.stride(2) : 0};
-  rt::Device& dev = device_for(a);
-  const rt::Kernel& kernel =
-      dev.pipelines().get(std::string("jacobi.eigh.") + dtype_name(a.scalar_type()));
-  std::vector<rt::Access> accesses = {span_of(a, true), span_of(rot, true)};
-  if (compute_vectors) accesses.push_back(span_of(v, true));
-  dev.stream().dispatch(kernel, &args, sizeof(args), nullptr, 0,
-                        args.batches * kernel.workgroup_size, accesses);
+  linalg::jacobi("eigh", a, v);
   auto [sorted, order] = a.diagonal(0, -2, -1).sort(/*stable=*/true, -1, /*descending=*/false);
   values.copy_(sorted.view(values.sizes()));
   if (compute_vectors)

@@ -1,0 +1,40 @@
+#include "aten/ops/linalg/jacobi.h"
+
+#include <ATen/ops/empty.h>
+
+#include <string>
+#include <vector>
+
+#include "aten/context.h"
+#include "aten/launch.h"
+
+namespace torchvulkan::linalg {
+
+struct JacobiArgs {
+  uint64_t a, v, rot, batches;
+  int64_t m, n, v_batch_stride, v_row_stride, v_col_stride;
+};
+
+void jacobi(const char* op, const at::Tensor& a, const at::Tensor& v) {
+  bool vectors = v.defined();
+  // Each round's rotations (c, s), one pair per two columns.
+  at::Tensor rot = at::empty({a.size(0), a.size(2) / 2 + 1, 2}, a.options());
+  JacobiArgs args{address_of(a),
+                  address_of(v),
+                  address_of(rot),
+                  uint64_t(a.size(0)),
+                  a.size(1),
+                  a.size(2),
+                  vectors ? v.stride(0) : 0,
+                  vectors ? v.stride(1) : 0,
+                  vectors ? v.stride(2) : 0};
+  rt::Device& dev = device_for(a);
+  const rt::Kernel& kernel =
+      dev.pipelines().get(std::string("jacobi.") + op + "." + dtype_name(a.scalar_type()));
+  std::vector<rt::Access> accesses = {span_of(a, true), span_of(rot, true)};
+  if (vectors) accesses.push_back(span_of(v, true));
+  dev.stream().dispatch(kernel, &args, sizeof(args), nullptr, 0,
+                        args.batches * kernel.workgroup_size, accesses);
+}
+
+}  // namespace torchvulkan::linalg
