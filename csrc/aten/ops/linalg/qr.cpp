@@ -3,11 +3,17 @@
 // the reflectors) run here as they do on the CPU, through the DispatchStubs
 // these kernels fill: shaders/linalg/householder.comp's geqrf (geqr2's
 // reflectors, LAPACK's signs, so Q and R match the CPU's) and orgqr (org2r).
-// float32 and float64, one workgroup per matrix.
+// ormqr (Q times a matrix) forms the whole Q by orgqr and multiplies by it:
+// O(m^3) where LAPACK's ormqr applies the reflectors one by one, which suits
+// the small matrices these kernels are for. float32 and float64, one
+// workgroup per matrix.
 #include <ATen/native/BatchLinearAlgebra.h>
 #include <ATen/ops/geqrf_native.h>
 #include <ATen/ops/linalg_householder_product_native.h>
 #include <ATen/ops/linalg_qr_native.h>
+#include <ATen/ops/matmul.h>
+#include <ATen/ops/ormqr_native.h>
+#include <ATen/ops/zeros.h>
 #include <torch/library.h>
 
 #include <string>
@@ -61,6 +67,20 @@ at::Tensor& orgqr_kernel(at::Tensor& result, const at::Tensor& tau) {
   return result;
 }
 
+// other := op(Q) other (left) or other op(Q), op transposing or not, with Q
+// ([..., m, m]) from the reflectors in input's first tau.size(-1) columns.
+void ormqr_kernel(const at::Tensor& input, const at::Tensor& tau, const at::Tensor& other,
+                  bool left, bool transpose) {
+  int64_t m = left ? other.size(-2) : other.size(-1), k = tau.size(-1);
+  std::vector<int64_t> sizes(input.sizes().begin(), input.sizes().end() - 2);
+  sizes.insert(sizes.end(), {m, m});
+  at::Tensor q = at::zeros(sizes, input.options());
+  q.narrow(-1, 0, k).copy_(input.narrow(-2, 0, m).narrow(-1, 0, k));
+  orgqr_kernel(q, tau);
+  at::Tensor op = transpose ? q.mT() : q;
+  other.copy_(left ? at::matmul(op, other) : at::matmul(other, op));
+}
+
 std::tuple<at::Tensor, at::Tensor> linalg_qr(const at::Tensor& A, c10::string_view mode) {
   Functional<at::native::structured_linalg_qr_out> op;
   op.meta(A, mode);
@@ -82,6 +102,7 @@ std::tuple<at::Tensor&, at::Tensor&> linalg_qr_out(const at::Tensor& A, c10::str
 namespace at::native {
 REGISTER_PRIVATEUSE1_DISPATCH(geqrf_stub, &torchvulkan::geqrf_kernel)
 REGISTER_PRIVATEUSE1_DISPATCH(orgqr_stub, &torchvulkan::orgqr_kernel)
+REGISTER_PRIVATEUSE1_DISPATCH(ormqr_stub, &torchvulkan::ormqr_kernel)
 }  // namespace at::native
 
 namespace torchvulkan {
@@ -91,6 +112,8 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("geqrf.a", at::native::geqrf_out);
   m.impl("linalg_householder_product", at::native::linalg_householder_product);
   m.impl("linalg_householder_product.out", at::native::linalg_householder_product_out);
+  m.impl("ormqr", at::native::ormqr);
+  m.impl("ormqr.out", at::native::ormqr_out);
   m.impl("linalg_qr", linalg_qr);
   m.impl("linalg_qr.out", linalg_qr_out);
 }

@@ -5,8 +5,13 @@
 // ATen's meta functions check the arguments and size the outputs; the
 // scales per dimension are computed here as the CPU computes them, so the
 // kernel picks the CPU's input positions. F.interpolate reaches these for
-// every mode but "area" (adaptive average pooling) and antialiasing.
+// every mode but "area" (adaptive average pooling); antialiased bilinear
+// and bicubic take shaders/upsample/antialias.comp.
 #include <ATen/native/UpSample.h>
+#include <ATen/ops/_upsample_bicubic2d_aa_backward_meta.h>
+#include <ATen/ops/_upsample_bicubic2d_aa_meta.h>
+#include <ATen/ops/_upsample_bilinear2d_aa_backward_meta.h>
+#include <ATen/ops/_upsample_bilinear2d_aa_meta.h>
 #include <ATen/ops/_upsample_nearest_exact1d_backward_meta.h>
 #include <ATen/ops/_upsample_nearest_exact1d_meta.h>
 #include <ATen/ops/_upsample_nearest_exact2d_backward_meta.h>
@@ -44,7 +49,7 @@ namespace n = at::native;
 using Scale = std::optional<double>;
 
 // The kernel's modes per dimension.
-enum Mode : int64_t { kNearest, kNearestExact, kLinear, kCubic };
+enum Mode : int64_t { kNearest, kNearestExact, kLinear, kCubic, kLinearAntialias, kCubicAntialias };
 
 int64_t bits(float value) {
   uint32_t b;
@@ -62,8 +67,32 @@ int64_t bits(double value) {
 // reads the output side (grad_output) and writes the input side
 // (grad_input). `scales` holds the user's scale factors, one per spatial
 // dimension.
+// The antialiased 2-D modes: the filter's radius and the CPU's scales.
+void resample_antialiased(bool forward, Mode mode, bool align_corners, const at::Tensor& input_side,
+                          const at::Tensor& output_side, const std::vector<Scale>& scales) {
+  c10::ScalarType type = input_side.scalar_type();
+  TORCH_CHECK_NOT_IMPLEMENTED(
+      at::isFloatingType(type), "\"upsample_", mode == kLinearAntialias ? "bilinear" : "bicubic",
+      "2d_aa\" ", forward ? "" : "backward ", "not implemented for '", c10::toString(type), "'");
+  std::vector<int64_t> float_scales, double_scales;
+  for (int64_t d = 0; d < 2; ++d) {
+    int64_t from = input_side.size(2 + d), to = output_side.size(2 + d);
+    float_scales.push_back(
+        bits(n::area_pixel_compute_scale<float>(from, to, align_corners, scales[d])));
+    double_scales.push_back(
+        bits(n::area_pixel_compute_scale<double>(from, to, align_corners, scales[d])));
+  }
+  std::vector<int64_t> extra = {mode == kLinearAntialias ? 1 : 2};
+  for (const auto* list : {&float_scales, &double_scales})
+    extra.insert(extra.end(), list->begin(), list->end());
+  launch_volume(std::string("antialias.") + (forward ? "forward" : "backward"), forward, input_side,
+                output_side, extra);
+}
+
 void resample(bool forward, Mode mode, bool align_corners, const at::Tensor& input_side,
               const at::Tensor& output_side, const std::vector<Scale>& scales) {
+  if (mode >= kLinearAntialias)
+    return resample_antialiased(forward, mode, align_corners, input_side, output_side, scales);
   c10::ScalarType type = input_side.scalar_type();
   at::Tensor in = five_d(input_side), out = five_d(output_side);
   int64_t first = 5 - static_cast<int64_t>(scales.size());  // the first real dimension
@@ -198,6 +227,8 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, lib) {
   TV_UPSAMPLE(lib, upsample_bilinear2d, interpolate, kLinear, Scale, Scale);
   TV_UPSAMPLE(lib, upsample_trilinear3d, interpolate, kLinear, Scale, Scale, Scale);
   TV_UPSAMPLE(lib, upsample_bicubic2d, interpolate, kCubic, Scale, Scale);
+  TV_UPSAMPLE(lib, _upsample_bilinear2d_aa, interpolate, kLinearAntialias, Scale, Scale);
+  TV_UPSAMPLE(lib, _upsample_bicubic2d_aa, interpolate, kCubicAntialias, Scale, Scale);
 }
 
 }  // namespace torchvulkan

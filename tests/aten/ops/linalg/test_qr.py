@@ -1,7 +1,7 @@
 """QR on the vulkan device (csrc/aten/ops/linalg/qr.cpp), in strict mode
 against the CPU's LAPACK: linalg.qr in its three modes on tall, wide,
 square, batched and strided matrices, geqrf's reflectors and tau,
-householder_product (orgqr), zero columns (tau = 0), gradients, and OpInfo
+householder_product (orgqr), ormqr, zero columns (tau = 0), gradients, and OpInfo
 samples."""
 
 import pytest
@@ -48,6 +48,16 @@ def test_geqrf_and_householder_product(shape, no_fallback):
                                torch.linalg.householder_product(wide, tau[..., :1]))
 
 
+@pytest.mark.parametrize("left", [True, False])
+@pytest.mark.parametrize("transpose", [False, True])
+def test_ormqr(left, transpose, no_fallback):
+    qr, tau = torch.geqrf(matrix(2, 5, 3, dtype=torch.float64))
+    other = matrix(2, 5, 4, dtype=torch.float64) if left else matrix(2, 4, 5, dtype=torch.float64)
+    expected = torch.ormqr(qr, tau, other, left=left, transpose=transpose)
+    actual = torch.ormqr(qr.to("vulkan"), tau.to("vulkan"), other.to("vulkan"), left=left, transpose=transpose)
+    torch.testing.assert_close(actual.cpu(), expected)
+
+
 def test_strided_input_and_out(no_fallback):
     a = matrix(6, 8)[:, ::2]  # non-contiguous columns
     Q, R = torch.linalg.qr(a)
@@ -67,6 +77,6 @@ def test_integer_input_raises(no_fallback):
         torch.linalg.qr(torch.ones(3, 3, dtype=torch.int64, device="vulkan"))
 
 
-@parametrize(["linalg.qr", "geqrf", "linalg.householder_product"], variants=["functional"])
+@parametrize(["linalg.qr", "geqrf", "linalg.householder_product", "ormqr"], variants=["functional"])
 def test_opinfo(op, dtype, variant, no_fallback):
     check_op(op, dtype, variant)

@@ -1,8 +1,8 @@
 """Interpolation on the vulkan device (csrc/aten/ops/upsample/upsample.cpp),
 in strict mode against the CPU: F.interpolate's nearest, nearest-exact,
-linear, bilinear, bicubic and trilinear modes, values and gradients, up and
-down, by size and by scale factor, with and without align_corners, over
-layouts and dtypes."""
+linear, bilinear, bicubic and trilinear modes, and antialiased bilinear and
+bicubic, values and gradients, up and down, by size and by scale factor,
+with and without align_corners, over layouts and dtypes."""
 
 import pytest
 import torch
@@ -60,6 +60,17 @@ def test_matches_cpu(mode, how, amount, align_corners, no_fallback):
     interpolate_both(torch.randn(shape), mode=mode, **resize(shape, how, amount), **extra)
 
 
+@pytest.mark.parametrize("mode", ["bilinear", "bicubic"])
+@pytest.mark.parametrize("how,amount", RESIZES + [("size", -5)], ids=str)
+@pytest.mark.parametrize("align_corners", [False, True], ids=["", "align_corners"])
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64], ids=str)
+def test_antialias(mode, how, amount, align_corners, dtype, no_fallback):
+    torch.manual_seed(0)
+    shape = (2, 3, 9, 11) if amount != 0.1 else (1, 2, 30, 40)
+    interpolate_both(torch.randn(shape, dtype=dtype), mode=mode, antialias=True, align_corners=align_corners,
+                     **resize(shape, how, amount))
+
+
 def test_factor_kept_for_positions(no_fallback):
     # recompute_scale_factor=False hands the kernel 1 / 1.3, not in / out.
     torch.manual_seed(0)
@@ -114,6 +125,7 @@ NEAREST = {"nearest", "nearest-exact"}
 
 @parametrize([("nn.functional.interpolate", mode) for mode in
               ["nearest", "nearest-exact", "linear", "bilinear", "bicubic", "trilinear"]] +
+             ["_upsample_bilinear2d_aa"] +
              ["nn.functional.upsample_nearest", "nn.functional.upsample_bilinear"], variants=["functional"])
 def test_opinfo(op, dtype, variant, no_fallback):
     if dtype == torch.uint8 and op.variant_test_name not in NEAREST and op.name != "nn.functional.upsample_nearest":
