@@ -301,7 +301,9 @@ double m_atan(double x) {
 }
 
 #define R double
+#define R_DOUBLE 1
 #define C(x) R(x)
 #include "common/math_real.glsl"
 #undef R
+#undef R_DOUBLE
 #undef C

@@ -76,6 +76,16 @@ X_T op(X_T x) { return keep_zero(x, m_erfinv(x)); }
 X_T op(X_T x) { return m_lgamma(x); }
 #elif defined(OP_digamma)
 X_T op(X_T x) { return m_digamma(x); }
+#elif defined(OP_i0)
+X_T op(X_T x) { return bessel_i(x, 0, false); }
+#elif defined(OP_i0e)
+X_T op(X_T x) { return bessel_i(x, 0, true); }
+#elif defined(OP_i1)
+X_T op(X_T x) { return bessel_i(x, 1, false); }
+#elif defined(OP_i1e)
+X_T op(X_T x) { return bessel_i(x, 1, true); }
+#elif defined(OP_ndtri)
+X_T op(X_T x) { return m_ndtri(x); }
 #elif defined(OP_sinc)
 X_T op(X_T x) { return m_sinc(x); }
 #elif defined(OP_floor)

@@ -16,6 +16,7 @@
 #include <ATen/ops/exp2_meta.h>
 #include <ATen/ops/exp_meta.h>
 #include <ATen/ops/expm1_meta.h>
+#include <ATen/ops/i0_meta.h>
 #include <ATen/ops/lgamma_meta.h>
 #include <ATen/ops/log10_meta.h>
 #include <ATen/ops/log1p_meta.h>
@@ -28,6 +29,10 @@
 #include <ATen/ops/sin_meta.h>
 #include <ATen/ops/sinc_meta.h>
 #include <ATen/ops/sinh_meta.h>
+#include <ATen/ops/special_i0e_meta.h>
+#include <ATen/ops/special_i1_meta.h>
+#include <ATen/ops/special_i1e_meta.h>
+#include <ATen/ops/special_ndtri_meta.h>
 #include <ATen/ops/sqrt_meta.h>
 #include <ATen/ops/tan_meta.h>
 #include <ATen/ops/tanh_meta.h>
@@ -51,16 +56,40 @@ namespace {
 #define FOR_EACH_UNARY(_)                                                                          \
   _(neg)                                                                                           \
   _(reciprocal)                                                                                    \
-  _(sqrt) _(rsqrt) _(exp) _(exp2) _(expm1) _(log) _(log2) _(log10) _(log1p) _(sin) _(cos) _(tan)   \
-      _(asin) _(acos) _(atan) _(sinh) _(cosh) _(tanh) _(asinh) _(acosh) _(atanh) _(sigmoid) _(erf) \
-          _(erfc) _(erfinv) _(lgamma) _(digamma) _(sinc)
+  _(sqrt)                                                                                          \
+  _(rsqrt) _(exp) _(exp2) _(expm1) _(log) _(log2) _(log10) _(log1p) _(sin) _(cos) _(tan) _(asin)   \
+      _(acos) _(atan) _(sinh) _(cosh) _(tanh) _(asinh) _(acosh) _(atanh) _(sigmoid) _(erf) _(erfc) \
+          _(erfinv) _(lgamma) _(digamma) _(sinc)
 
 FOR_EACH_UNARY(UNARY_FORMS)
+
+// The special functions: "unary.<kernel>" under ATen's special_ names
+// (without in-place forms, but i0's).
+#define SPECIAL_FORMS(name, kernel)                  \
+  bool name##_kernel(at::TensorIteratorBase& iter) { \
+    return pointwise(iter, "unary", #kernel);        \
+  }                                                  \
+  TV_UNARY_FORMS(name, structured_##name, name##_kernel)
+
+SPECIAL_FORMS(i0, i0)
+SPECIAL_FORMS(special_i0e, i0e)
+SPECIAL_FORMS(special_i1, i1)
+SPECIAL_FORMS(special_i1e, i1e)
+SPECIAL_FORMS(special_ndtri, ndtri)
 
 }  // namespace
 
 TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   FOR_EACH_UNARY(REGISTER_FORMS)
+  REGISTER_FORMS(i0)
+  m.impl("special_i0e", special_i0e);
+  m.impl("special_i0e.out", special_i0e_out);
+  m.impl("special_i1", special_i1);
+  m.impl("special_i1.out", special_i1_out);
+  m.impl("special_i1e", special_i1e);
+  m.impl("special_i1e.out", special_i1e_out);
+  m.impl("special_ndtri", special_ndtri);
+  m.impl("special_ndtri.out", special_ndtri_out);
 }
 
 }  // namespace torchvulkan
