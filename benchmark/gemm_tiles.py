@@ -3,7 +3,7 @@
 Each configuration runs in its own process with TORCHVULKAN_GEMM_TILE set
 (csrc/aten/ops/matmul/gemm.cpp lists them; a configuration applies to the
 products of its tier: t64/t128/t128x64 to the portable tier, s128/s256,
-v128/v256/v64/w128 and VK_NV_cooperative_matrix2's c128/c256 to float16 and
+v128/v256 and VK_NV_cooperative_matrix2's c128/c256 to float16 and
 bfloat16 on tensor cores), cuda in another process without torchvulkan. Each case warms the
 GPU up for two seconds (timing.warm_up: an idle H200 runs at 345 MHz),
 then reports TFLOP/s by GPU timing events, median of 5 runs of 5, repeated

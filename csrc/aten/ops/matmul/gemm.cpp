@@ -28,9 +28,11 @@ namespace {
 // s128 and s256 (128x256), compiled per operand layout, and v128 and v256,
 // the same where both operands are vector-loadable (no element path, two
 // steps of loads in flight: see VECTORS there); gemm_coop2.comp the same on
-// NVIDIA's workgroup-scope matrices: c128 and c256. t128x64, v64 and w128
-// are candidates awaiting a GPU measurement (variants.toml says why each);
-// like c128/c256 they are taken only when forced.
+// NVIDIA's workgroup-scope matrices: c128 and c256. t128x64 is a candidate
+// awaiting a GPU measurement (variants.toml says why); like c128/c256 it is
+// taken only when forced. (v64 and w128, 32x32 and 32x64 subgroup tiles for
+// more workgroups per SM, lost to v128 everywhere on the H200, 2026-12-05:
+// docs/measurements.md.)
 struct Tile {
   const char* name;
   bool coop, vectors;  // tensor-core tier; both operands vector-loadable only
@@ -45,9 +47,7 @@ constexpr Tile kTiles[] = {{"t64", false, false, 64, 64, 16, "gemm_tiled"},
                            {"c256", true, false, 128, 256, 32, "gemm_coop2"},
                            {"v128", true, true, 128, 128, 32, "gemm_coop"},
                            {"v256", true, true, 128, 256, 32, "gemm_coop"},
-                           {"t128x64", false, false, 128, 64, 8, "gemm_tiled"},
-                           {"v64", true, true, 64, 64, 32, "gemm_coop"},
-                           {"w128", true, true, 128, 128, 32, "gemm_coop"}};
+                           {"t128x64", false, false, 128, 64, 8, "gemm_tiled"}};
 constexpr const Tile &kT64 = kTiles[0], &kT128 = kTiles[1], &kS128 = kTiles[2], &kS256 = kTiles[3],
                      &kV128 = kTiles[6], &kV256 = kTiles[7];
 // The larger tiles of a tier are used once the output has this many of

@@ -141,12 +141,11 @@ def test_aligned_product_takes_the_configured_kernel(dtype, no_fallback):
     assert kernels_of(lambda: a @ b) == [f"{kernel}.{tile}_nn.{_SHORT[dtype]}"]
 
 
-@pytest.mark.parametrize("tile", ["s128", "s256", "v256", "v64", "w128", "c128", "c256"])
+@pytest.mark.parametrize("tile", ["s128", "s256", "v256", "c128", "c256"])
 def test_forced_tiles(tile):
     # Every check above with one configuration forced in a child process
     # (the choice is read once per process): the s tiles on vector-loadable
-    # operands too (the tier picks v there), v256 on small products, the
-    # v64 and w128 candidates (taken only when forced), and
+    # operands too (the tier picks v there), v256 on small products, and
     # gemm_coop2.comp (VK_NV_cooperative_matrix2), never picked by itself
     # (slower than gemm_coop.comp on the H200, gemm.cpp). Products a
     # configuration does not take stay on the tier's own choice.
