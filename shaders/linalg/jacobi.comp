@@ -23,7 +23,7 @@
 layout(push_constant) uniform Args {
   uint64_t a;    // [B, n, n], contiguous
   uint64_t v;    // [B, n, n], or 0: eigenvalues only
-  uint64_t rot;  // [B, n / 2 + 1, 2] scratch: each round's (c, s)
+  uint64_t rot;  // [B, (n + 1) / 2, 2] scratch: each round's (c, s)
   uint64_t batches;
   int64_t m, n;
   int64_t v_batch_stride, v_row_stride, v_col_stride;  // elements
@@ -75,7 +75,7 @@ void main() {
   bool vectors = args.v != 0ul;
   a_base = args.a + b * uint64_t(m * n) * X_BYTES;
   v_base = args.v + b * uint64_t(args.v_batch_stride) * X_BYTES;
-  rot_base = args.rot + b * uint64_t(2 * (half_n + 1)) * X_BYTES;
+  rot_base = args.rot + b * uint64_t(2 * half_n) * X_BYTES;
   if (vectors)
     for (int64_t e = t; e < n * n; e += W) X_store(v_at(e / n, e % n), e / n == e % n ? X_T(1) : X_T(0));
   for (int sweep = 0; sweep < kMaxSweeps; ++sweep) {

@@ -17,8 +17,8 @@ struct JacobiArgs {
 
 void jacobi(const char* op, const at::Tensor& a, const at::Tensor& v) {
   bool vectors = v.defined();
-  // Each round's rotations (c, s), one pair per two columns.
-  at::Tensor rot = at::empty({a.size(0), a.size(2) / 2 + 1, 2}, a.options());
+  // Each round's rotations (c, s): one per pair of columns, an odd one out paired with none.
+  at::Tensor rot = at::empty({a.size(0), (a.size(2) + 1) / 2, 2}, a.options());
   JacobiArgs args{address_of(a),
                   address_of(v),
                   address_of(rot),

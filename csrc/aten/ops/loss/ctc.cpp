@@ -61,7 +61,8 @@ Problem check(const at::Tensor& log_probs, const at::Tensor& targets, at::IntArr
     TORCH_CHECK(targets.size(1) >= problem.max_target, "Expected tensor to have size at least ",
                 problem.max_target, " at dimension 1, but got size ", targets.size(1));
   }
-  problem.targets = targets.to(at::kLong).contiguous();
+  // Targets may come from the host, as CUDA allows.
+  problem.targets = targets.to(log_probs.device(), at::kLong).contiguous();
   problem.table = at::tensor(table, at::TensorOptions().dtype(at::kLong)).to(log_probs.device());
   return problem;
 }

@@ -28,6 +28,8 @@ namespace {
 std::tuple<at::Tensor, at::Tensor> rows_of(const at::Tensor& input, const at::Tensor& target) {
   int64_t frames = 0, classes = 0;
   at::native::multilabel_margin_loss_shape_check(frames, classes, input.dim(), input, target);
+  TORCH_CHECK(target.device() == input.device(), "multilabel_margin_loss: expected target on ",
+              input.device(), " but got ", target.device());
   TORCH_CHECK(target.scalar_type() == at::kLong,
               "multilabel_margin_loss: expected target of dtype Long but got ",
               target.scalar_type());

@@ -28,6 +28,8 @@ namespace m = at::meta;
 // order, W then H (2-D) or D, H, W (3-D), as on the CPU.
 void fractional(int64_t spatial, const at::Tensor& self, at::IntArrayRef kernel_size,
                 const at::Tensor& samples, const at::Tensor& out, const at::Tensor& indices) {
+  TORCH_CHECK(samples.device() == self.device(), "fractional_max_pool: expected random_samples on ",
+              self.device(), " but got ", samples.device());
   TORCH_CHECK(samples.scalar_type() == self.scalar_type(),
               "fractional_max_pool: expected random_samples of dtype ", self.scalar_type(),
               " but got ", samples.scalar_type());

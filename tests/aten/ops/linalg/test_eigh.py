@@ -17,7 +17,9 @@ def symmetric(*shape, dtype=torch.float32):
     return (a + a.mT).to(dtype)
 
 
-@pytest.mark.parametrize("shape", [(1, 1), (2, 2), (5, 5), (8, 8), (3, 7, 7), (2, 2, 4, 4), (0, 3, 3), (33, 33)],
+# Odd sizes in batches too: each matrix's rotation scratch must not reach the next one's.
+@pytest.mark.parametrize("shape", [(1, 1), (2, 2), (5, 5), (8, 8), (3, 7, 7), (9, 5, 5), (2, 2, 4, 4), (0, 3, 3),
+                                   (33, 33)],
                          ids=str)
 @pytest.mark.parametrize("uplo", ["L", "U"])
 @pytest.mark.parametrize("dtype", [torch.float32, torch.float64], ids=str)

@@ -53,6 +53,13 @@ def test_zero_infinity(no_fallback):
             log_probs, rtol=1e-5, atol=1e-6, equal_nan=True)
 
 
+def test_targets_from_the_host(no_fallback):
+    # As on CUDA, the targets may stay on the CPU.
+    log_probs, targets, il, tl = problem()
+    expected = F.ctc_loss(log_probs, targets, il, tl)
+    torch.testing.assert_close(F.ctc_loss(log_probs.to("vulkan"), targets, il, tl).cpu(), expected)
+
+
 def test_bad_arguments(no_fallback):
     log_probs, targets, il, tl = problem()
     v = log_probs.to("vulkan")

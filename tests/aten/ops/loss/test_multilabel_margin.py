@@ -38,6 +38,8 @@ def test_vector_input_and_bad_arguments(no_fallback):
         v = F.multilabel_margin_loss(torch.randn(2, 3, device="vulkan"), torch.tensor(bad, device="vulkan"))
         with pytest.raises(IndexError):
             v.item()
+    with pytest.raises(RuntimeError, match="expected target on vulkan"):
+        F.multilabel_margin_loss(torch.randn(2, 3, device="vulkan"), torch.zeros(2, 3, dtype=torch.long))
     # The device stays usable.
     assert F.multilabel_margin_loss(torch.zeros(1, 2, device="vulkan"), torch.tensor([[0, -1]], device="vulkan")).item() == 0.5
 

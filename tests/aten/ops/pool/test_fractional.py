@@ -46,3 +46,9 @@ def test_nan_and_generator(no_fallback):
     y, i = y.cpu(), i.cpu()
     assert y.shape == (1, 2, 4, 4)
     assert torch.equal(y, x.flatten(2).gather(2, i.flatten(2)).view_as(y))
+
+
+def test_samples_on_another_device(no_fallback):
+    with pytest.raises(RuntimeError, match="expected random_samples on vulkan"):
+        F.fractional_max_pool2d(torch.randn(1, 2, 8, 8, device="vulkan"), 2, output_size=4,
+                                _random_samples=torch.rand(1, 2, 2))
