@@ -86,6 +86,8 @@ X_T op(X_T x) { return bessel_i(x, 1, false); }
 X_T op(X_T x) { return bessel_i(x, 1, true); }
 #elif defined(OP_ndtri)
 X_T op(X_T x) { return m_ndtri(x); }
+#elif defined(OP_polygamma)  // scalar 0: the order n (int64 bits)
+X_T op(X_T x) { return m_polygamma(int(args.scalar[0]), x); }
 #elif defined(OP_sinc)
 X_T op(X_T x) { return m_sinc(x); }
 #elif defined(OP_floor)

@@ -23,6 +23,7 @@
 #include <ATen/ops/log2_meta.h>
 #include <ATen/ops/log_meta.h>
 #include <ATen/ops/neg_meta.h>
+#include <ATen/ops/polygamma_meta.h>
 #include <ATen/ops/reciprocal_meta.h>
 #include <ATen/ops/rsqrt_meta.h>
 #include <ATen/ops/sigmoid_meta.h>
@@ -53,12 +54,13 @@ namespace {
   }                                                  \
   TV_UNARY_FORMS(name, structured_##name, name##_kernel)
 
-#define FOR_EACH_UNARY(_)                                                                          \
-  _(neg)                                                                                           \
-  _(reciprocal)                                                                                    \
-  _(sqrt)                                                                                          \
-  _(rsqrt) _(exp) _(exp2) _(expm1) _(log) _(log2) _(log10) _(log1p) _(sin) _(cos) _(tan) _(asin)   \
-      _(acos) _(atan) _(sinh) _(cosh) _(tanh) _(asinh) _(acosh) _(atanh) _(sigmoid) _(erf) _(erfc) \
+#define FOR_EACH_UNARY(_)                                                                       \
+  _(neg)                                                                                        \
+  _(reciprocal)                                                                                 \
+  _(sqrt)                                                                                       \
+  _(rsqrt)                                                                                      \
+  _(exp) _(exp2) _(expm1) _(log) _(log2) _(log10) _(log1p) _(sin) _(cos) _(tan) _(asin) _(acos) \
+      _(atan) _(sinh) _(cosh) _(tanh) _(asinh) _(acosh) _(atanh) _(sigmoid) _(erf) _(erfc)      \
           _(erfinv) _(lgamma) _(digamma) _(sinc)
 
 FOR_EACH_UNARY(UNARY_FORMS)
@@ -77,6 +79,21 @@ SPECIAL_FORMS(special_i1, i1)
 SPECIAL_FORMS(special_i1e, i1e)
 SPECIAL_FORMS(special_ndtri, ndtri)
 
+// polygamma(n, x): the order travels as the kernel's scalar.
+auto polygamma_kernel(int64_t n) {
+  return [n](at::TensorIteratorBase& iter) {
+    return pointwise(iter, "unary", "polygamma", {static_cast<uint64_t>(n)});
+  };
+}
+
+at::Tensor polygamma(int64_t n, const at::Tensor& x) {
+  return structured_functional<at::meta::structured_polygamma>(polygamma_kernel(n), n, x);
+}
+
+at::Tensor& polygamma_out(int64_t n, const at::Tensor& x, at::Tensor& out) {
+  return structured_out<at::meta::structured_polygamma>(polygamma_kernel(n), out, n, x);
+}
+
 }  // namespace
 
 TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
@@ -90,6 +107,8 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("special_i1e.out", special_i1e_out);
   m.impl("special_ndtri", special_ndtri);
   m.impl("special_ndtri.out", special_ndtri_out);
+  m.impl("polygamma", polygamma);
+  m.impl("polygamma.out", polygamma_out);
 }
 
 }  // namespace torchvulkan

@@ -1,7 +1,8 @@
-"""i0, special.i0e, special.i1, special.i1e and special.ndtri on the vulkan
-device (shaders/common/math_real.glsl), in strict mode against the CPU's
-Cephes: both sides of the series/asymptotic switch at |x| = 30, large
-arguments (I0(89) is finite in float32), the tails of ndtri down to 1e-300,
+"""i0, special.i0e, special.i1, special.i1e, special.ndtri and polygamma on
+the vulkan device (shaders/common/math_real.glsl), in strict mode against
+the CPU's Cephes: both sides of the series/asymptotic switch at |x| = 30,
+large arguments (I0(89) is finite in float32), the tails of ndtri down to
+1e-300, polygamma's orders 0 to 6 on both sides of zero and at its poles,
 the edges (0, 1, +-inf, NaN), float32 and float64, and OpInfo samples."""
 
 import pytest
@@ -36,6 +37,18 @@ def test_ndtri(dtype, no_fallback):
                                atol=1e-6 if dtype == torch.float32 else 1e-12, equal_nan=True)
 
 
-@parametrize(["i0", "special.i0e", "special.i1", "special.i1e", "special.ndtri"], variants=["functional"])
+@pytest.mark.parametrize("n", range(7))
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64], ids=str)
+def test_polygamma(n, dtype, no_fallback):
+    x = torch.cat([torch.linspace(-7.3, 40, 433, dtype=dtype), torch.tensor([0.0, -2.0, 1e-3, 0.5, 1e5, float("nan")],
+                                                                             dtype=dtype)])
+    expected, actual = torch.polygamma(n, x), torch.polygamma(n, x.to("vulkan")).cpu()
+    rtol = 1e-4 if dtype == torch.float32 else 1e-9
+    torch.testing.assert_close(actual, expected, rtol=rtol, atol=rtol * 1e-3, equal_nan=True)
+
+
+@parametrize(["i0", "special.i0e", "special.i1", "special.i1e", "special.ndtri"] +
+             [("polygamma", f"polygamma_n_{n}") for n in range(5)] + [("special.polygamma", "special_polygamma_n_0")],
+             variants=["functional"])
 def test_opinfo(op, dtype, variant, no_fallback):
     check_op(op, dtype, variant)
