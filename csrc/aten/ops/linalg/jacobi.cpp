@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "aten/context.h"
-#include "aten/launch.h"
+#include "aten/ops/linalg/matrices.h"
 
 namespace torchvulkan::linalg {
 
@@ -28,13 +28,9 @@ void jacobi(const char* op, const at::Tensor& a, const at::Tensor& v) {
                   vectors ? v.stride(0) : 0,
                   vectors ? v.stride(1) : 0,
                   vectors ? v.stride(2) : 0};
-  rt::Device& dev = device_for(a);
-  const rt::Kernel& kernel =
-      dev.pipelines().get(std::string("jacobi.") + op + "." + dtype_name(a.scalar_type()));
   std::vector<rt::Access> accesses = {span_of(a, true), span_of(rot, true)};
   if (vectors) accesses.push_back(span_of(v, true));
-  dev.stream().dispatch(kernel, &args, sizeof(args), nullptr, 0,
-                        args.batches * kernel.workgroup_size, accesses);
+  launch_groups(std::string("jacobi.") + op, a, args, args.batches, accesses);
 }
 
 }  // namespace torchvulkan::linalg

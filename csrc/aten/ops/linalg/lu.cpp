@@ -55,15 +55,11 @@ void factor(const at::Tensor& LU, const at::Tensor& pivots, const at::Tensor& in
   at::Tensor inf = info.reshape({-1});
   TORCH_INTERNAL_ASSERT(!copied_pivots && inf.is_alias_of(info) && inf.is_contiguous() &&
                         piv.stride(-1) == 1);
-  rt::Device& dev = device_for(lu);
-  const rt::Kernel& kernel =
-      dev.pipelines().get(std::string("lu_factor.lu.") + dtype_name(lu.scalar_type()));
   FactorArgs args{address_of(lu), address_of(piv), address_of(inf), uint64_t(lu.size(0)),
                   lu.size(1),     lu.size(2),      lu.stride(0),    lu.stride(1),
                   lu.stride(2),   piv.stride(0),   uint32_t(pivot), 0};
   std::vector<rt::Access> accesses = {span_of(lu, true), span_of(piv, true), span_of(inf, true)};
-  dev.stream().dispatch(kernel, &args, sizeof(args), nullptr, 0,
-                        args.batches * kernel.workgroup_size, accesses);
+  linalg::launch_groups("lu_factor.lu", lu, args, args.batches, accesses);
   if (copied_lu) LU.copy_(lu.view(LU.sizes()));
 }
 
@@ -121,9 +117,6 @@ void solve_in_place(const char* op, const at::Tensor& T, const at::Tensor& pivot
     piv_sizes.push_back(pivots.size(-1));
     piv = pivots.expand(piv_sizes).reshape({-1, pivots.size(-1)}).contiguous();
   }
-  rt::Device& dev = device_for(x);
-  const rt::Kernel& kernel =
-      dev.pipelines().get(std::string("lu_solve.") + op + "." + dtype_name(x.scalar_type()));
   SolveArgs args{address_of(t),
                  address_of(piv),
                  address_of(x),
@@ -143,8 +136,8 @@ void solve_in_place(const char* op, const at::Tensor& T, const at::Tensor& pivot
                  0};
   std::vector<rt::Access> accesses = {span_of(t, false), span_of(x, true)};
   if (piv.defined()) accesses.push_back(span_of(piv, false));
-  dev.stream().dispatch(kernel, &args, sizeof(args), nullptr, 0,
-                        args.batches * uint64_t(args.nrhs) * kernel.workgroup_size, accesses);
+  linalg::launch_groups(std::string("lu_solve.") + op, x, args, args.batches * uint64_t(args.nrhs),
+                        accesses);
   if (copied_x) result.copy_(x.view(result.sizes()));
 }
 

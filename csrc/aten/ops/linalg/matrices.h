@@ -1,6 +1,13 @@
 #pragma once
-// What the factorization kernels' launchers share (lu.cpp, cholesky.cpp).
+// What the factorization kernels' launchers share (lu.cpp, cholesky.cpp,
+// qr.cpp, jacobi.cpp).
 #include <ATen/core/Tensor.h>
+
+#include <string>
+#include <vector>
+
+#include "aten/context.h"
+#include "aten/launch.h"
 
 namespace torchvulkan::linalg {
 
@@ -16,6 +23,16 @@ inline at::Tensor flat_batches(const at::Tensor& t, bool& copied) {
 inline void check_dtype(const at::Tensor& A, const char* name) {
   TORCH_CHECK(A.scalar_type() == at::kFloat || A.scalar_type() == at::kDouble, name,
               ": torchvulkan computes float32 and float64 matrices; got ", A.scalar_type());
+}
+
+// Runs "<kernel>.<dtype of on>" with `args` as its push constants in
+// `groups` workgroups: one per matrix (per right-hand column for the solves).
+template <class Args>
+void launch_groups(const std::string& kernel, const at::Tensor& on, Args args, uint64_t groups,
+                   const std::vector<rt::Access>& accesses) {
+  rt::Device& dev = device_for(on);
+  const rt::Kernel& k = dev.pipelines().get(kernel + "." + dtype_name(on.scalar_type()));
+  dev.stream().dispatch(k, &args, sizeof(args), nullptr, 0, groups * k.workgroup_size, accesses);
 }
 
 }  // namespace torchvulkan::linalg

@@ -47,13 +47,9 @@ void householder(const char* op, const at::Tensor& A, const at::Tensor& tau) {
   HouseholderArgs args{address_of(a), address_of(t), uint64_t(a.size(0)), a.size(1),
                        a.size(2),     t.size(1),     a.stride(0),         a.stride(1),
                        a.stride(2),   t.stride(0),   t.stride(1)};
-  rt::Device& dev = device_for(a);
-  const rt::Kernel& kernel =
-      dev.pipelines().get(std::string("householder.") + op + "." + dtype_name(a.scalar_type()));
   bool geqrf = std::string(op) == "geqrf";
   std::vector<rt::Access> accesses = {span_of(a, true), span_of(t, geqrf)};
-  dev.stream().dispatch(kernel, &args, sizeof(args), nullptr, 0,
-                        args.batches * kernel.workgroup_size, accesses);
+  linalg::launch_groups(std::string("householder.") + op, a, args, args.batches, accesses);
   if (copied_a) A.copy_(a.view(A.sizes()));
   if (copied_tau && geqrf) tau.copy_(t.view(tau.sizes()));
 }

@@ -21,7 +21,8 @@ at::Tensor trace(const at::Tensor& self) {
 // cyclic terms.
 void cross_into(const at::Tensor& a, const at::Tensor& b, int64_t dim, const at::Tensor& out) {
   int64_t d = c10::maybe_wrap_dim(dim, out.dim());
-  at::Tensor result = at::roll(a, -1, d) * at::roll(b, -2, d) - at::roll(a, -2, d) * at::roll(b, -1, d);
+  at::Tensor result =
+      at::roll(a, -1, d) * at::roll(b, -2, d) - at::roll(a, -2, d) * at::roll(b, -1, d);
   const_cast<at::Tensor&>(out).copy_(result);
 }
 
@@ -32,7 +33,8 @@ at::Tensor linalg_cross(const at::Tensor& self, const at::Tensor& other, int64_t
   return meta.outputs_[0];
 }
 
-at::Tensor& linalg_cross_out(const at::Tensor& self, const at::Tensor& other, int64_t dim, at::Tensor& out) {
+at::Tensor& linalg_cross_out(const at::Tensor& self, const at::Tensor& other, int64_t dim,
+                             at::Tensor& out) {
   Out<at::meta::structured_linalg_cross> meta(out);
   meta.meta(self, other, dim);
   cross_into(self, other, dim, out);
