@@ -32,18 +32,22 @@
 namespace torchvulkan {
 namespace {
 
-// values, inverse (of x's elements, in x's order) and counts of the runs of
-// the 1-D `x`.
-std::tuple<at::Tensor, at::Tensor, at::Tensor> runs(const at::Tensor& x) {
-  at::Tensor starts = at::ones({x.numel()}, x.options().dtype(at::kBool));
-  if (x.numel() > 1)
-    starts.narrow(0, 1, x.numel() - 1)
-        .copy_(x.narrow(0, 1, x.numel() - 1) != x.narrow(0, 0, x.numel() - 1));
+// The runs of equal rows of `rows` ([n, m]; a 1-D tensor's elements as [n,
+// 1]): each run's first row, each row's run number (in rows' order) and
+// each run's length. A run starts where a row differs from its predecessor
+// in any column.
+std::tuple<at::Tensor, at::Tensor, at::Tensor> runs(const at::Tensor& rows) {
+  int64_t n = rows.size(0);
+  at::Tensor starts = at::ones({n}, rows.options().dtype(at::kBool));
+  if (n > 1) {
+    at::Tensor differs = rows.narrow(0, 1, n - 1) != rows.narrow(0, 0, n - 1);
+    starts.narrow(0, 1, n - 1).copy_(rows.size(1) == 1 ? differs.squeeze(1) : differs.any(1));
+  }
   at::Tensor run = starts.cumsum(0) - 1;
-  at::Tensor values = x.masked_select(starts);
+  at::Tensor first = at::nonzero(starts).squeeze(1);
   at::Tensor counts =
-      at::zeros({values.numel()}, run.options()).scatter_add_(0, run, at::ones_like(run));
-  return {values, run, counts};
+      at::zeros({first.numel()}, run.options()).scatter_add_(0, run, at::ones_like(run));
+  return {first, run, counts};
 }
 
 std::tuple<at::Tensor, at::Tensor, at::Tensor> unique2(const at::Tensor& self, bool /*sorted*/,
@@ -51,8 +55,8 @@ std::tuple<at::Tensor, at::Tensor, at::Tensor> unique2(const at::Tensor& self, b
   at::Tensor flat = self.reshape({-1});
   at::Tensor empty = at::empty({0}, self.options().dtype(at::kLong));
   auto [sorted, order] = at::sort(flat, /*stable=*/true, 0, /*descending=*/false);
-  auto [values, run, counts] = runs(sorted);
-  at::Tensor inverse = empty;
+  auto [first, run, counts] = runs(sorted.unsqueeze(1));
+  at::Tensor values = sorted.index_select(0, first), inverse = empty;
   if (return_inverse)
     inverse = at::empty({flat.numel()}, run.options()).scatter_(0, order, run).view(self.sizes());
   return {values, inverse, return_counts ? counts : empty};
@@ -137,13 +141,7 @@ std::tuple<at::Tensor, at::Tensor, at::Tensor> unique_consecutive_along(const at
   if (auto empty = empty_along(self, d)) return *empty;
   int64_t n = self.size(d);
   at::Tensor rows = self.movedim(d, 0).reshape({n, self.numel() / n});
-  at::Tensor starts = at::ones({n}, self.options().dtype(at::kBool));
-  if (n > 1)
-    starts.narrow(0, 1, n - 1).copy_((rows.narrow(0, 1, n - 1) != rows.narrow(0, 0, n - 1)).any(1));
-  at::Tensor run = starts.cumsum(0) - 1;
-  at::Tensor first = at::nonzero(starts).squeeze(1);
-  at::Tensor counts =
-      at::zeros({first.numel()}, run.options()).scatter_add_(0, run, at::ones_like(run));
+  auto [first, run, counts] = runs(rows);
   return {slices(self, d, rows, first), run, counts};
 }
 
@@ -155,8 +153,9 @@ std::tuple<at::Tensor, at::Tensor, at::Tensor> unique_consecutive(const at::Tens
     return unique_consecutive_along(self, *dim, return_inverse, return_counts);
   at::Tensor flat = self.reshape({-1});
   at::Tensor empty = at::empty({0}, self.options().dtype(at::kLong));
-  auto [values, run, counts] = runs(flat);
-  return {values, return_inverse ? run.view(self.sizes()) : empty, return_counts ? counts : empty};
+  auto [first, run, counts] = runs(flat.unsqueeze(1));
+  return {flat.index_select(0, first), return_inverse ? run.view(self.sizes()) : empty,
+          return_counts ? counts : empty};
 }
 
 }  // namespace
