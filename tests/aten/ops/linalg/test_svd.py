@@ -51,6 +51,16 @@ def test_rank_deficient(no_fallback):
     assert_orthonormal_columns(zero.U.cpu())
 
 
+@pytest.mark.parametrize("shape", [(5, 3), (3, 5)], ids=str)
+def test_input_is_left_intact(shape, no_fallback):
+    a = matrix(*shape, dtype=torch.float64)
+    av = a.to("vulkan")
+    first = torch.linalg.svd(av, full_matrices=False)
+    torch.testing.assert_close(av.cpu(), a)
+    for x, y in zip(torch.linalg.svd(av, full_matrices=False), first):
+        torch.testing.assert_close(x, y)
+
+
 def test_gradients(no_fallback):
     def f(a):
         U, S, Vh = torch.linalg.svd(a, full_matrices=False)
