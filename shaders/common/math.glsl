@@ -16,7 +16,25 @@ float m_exp(float x) { return exp(x); }
 float m_exp2(float x) { return exp2(x); }
 float m_log(float x) { return x < 0.0 ? kNaN : log(x); }
 float m_log2(float x) { return x < 0.0 ? kNaN : log2(x); }
-float m_atan(float x) { return isnan(x) ? x : atan(x); }  // lavapipe's atan(NaN) is 0
+
+// atan written out: drivers' builtin is approximate (lavapipe's is ~20 ulp
+// off, which acos and asin inherit; Vulkan requires no better) and gives 0
+// for NaN. As math64.glsl's: |x| > 1 through pi/2 - atan(1/x), two
+// half-angle steps t -> t / (1 + sqrt(1 + t^2)) to |t| <= tan(pi/16), then
+// atan's Taylor series to t^11 (below float precision there), times 4.
+float m_atan(float x) {
+  if (isnan(x)) return x;
+  float a = abs(x);
+  bool invert = a > 1.0;
+  float t = invert ? 1.0 / a : a;
+  t = t / (1.0 + sqrt(1.0 + t * t));
+  t = t / (1.0 + sqrt(1.0 + t * t));
+  float z = t * t;
+  float p = ((((1.0 / 11.0) * z - 1.0 / 9.0) * z + 1.0 / 7.0) * z - 1.0 / 5.0) * z + 1.0 / 3.0;
+  float r = 4.0 * (t - t * z * p);
+  if (invert) r = (1.57079637 - r) - 4.37113900e-8;  // pi/2 as a float, less its excess
+  return x < 0.0 ? -r : (x == 0.0 ? x : r);  // atan(-0) is -0
+}
 
 // sin, cos and tan: drivers' builtins are approximate (NVIDIA's sin and cos
 // have ~1e-6 absolute error), so they are written out: x = k pi/2 + r,

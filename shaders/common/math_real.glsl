@@ -355,24 +355,36 @@ R inverse_power(R x, R s) {
   return r;
 }
 
-// The Hurwitz zeta function zeta(s, q) = sum_k (q + k)^-s for an integer
-// s >= 2, by Euler-Maclaurin summation: the terms up to q + k >= 16 added
-// directly, the rest as the integral, half the first term left out and
-// the Bernoulli corrections B_2j / (2j)! s (s + 1) ... (s + 2j - 2)
-// a^(-s - 2j + 1), j = 1..8 (below double precision from a = 16). Poles at
-// q = 0, -1, -2, ... give +inf.
+// a^-s: by squaring for integer s (also for a < 0; see inverse_power),
+// else exp(-s log a).
+R power_minus(R a, R s) {
+  return s == floor(s) && s < C(2147483647.0LF) ? inverse_power(a, s) : m_exp(-s * m_log(a));
+}
+
+// The Hurwitz zeta function zeta(s, q) = sum_k (q + k)^-s for s > 1 (an
+// integer where q < 0), by Euler-Maclaurin summation: the terms up to q + k
+// >= max(16, 2s) added directly, the rest as the integral, half the first
+// term left out and the Bernoulli corrections B_2j / (2j)! s (s + 1) ...
+// (s + 2j - 2) a^(-s - 2j + 1), j = 1..8. The last correction relative to
+// the integral is about B_18 / 18! ((s + 8) / a)^17: below double precision
+// from a = 16 for small s, and from a = 2s for large s (at a = 16 it was
+// 3e-6 for s = 31.5). Once the positive terms' tail, a^-s a / (s - 1), is
+// below R's precision of the sum, the sum is complete. Poles at q = 0, -1,
+// -2, ... give +inf.
 R hurwitz_zeta(R s, R q) {
   if (q <= C(0.0LF) && q == floor(q)) return R(kInf);
   const R bernoulli[8] = R[8](C(8.33333333333333333333e-02LF), C(-1.38888888888888888889e-03LF),
                               C(3.30687830687830687831e-05LF), C(-8.26719576719576719577e-07LF),
                               C(2.08767569878680989792e-08LF), C(-5.28419013868749318485e-10LF),
                               C(1.33825365306846788329e-11LF), C(-3.38968029632258286684e-13LF));
-  R sum = C(0.0LF), a = q;
-  for (int k = 0; k < 100000 && a < C(16.0LF); ++k) {
-    sum += inverse_power(a, s);
+  R sum = C(0.0LF), a = q, direct = max(C(16.0LF), C(2.0LF) * s);
+  for (int k = 0; k < 100000 && a < direct; ++k) {
+    R term = power_minus(a, s);
+    sum += term;
     a += C(1.0LF);
+    if (a > C(1.0LF) && term * a <= sum * (s - C(1.0LF)) * C(1.0e-18LF)) return sum;  // term's base > 0
   }
-  R power = inverse_power(a, s);  // a^-s
+  R power = power_minus(a, s);
   sum += a * power / (s - C(1.0LF)) + C(0.5LF) * power;
   R rising = s, term = power / a;  // s (s + 1) ... and a^(-s - 2j + 1)
   for (int j = 0; j < 8; ++j) {

@@ -1,9 +1,17 @@
-"""i0, special.i0e, special.i1, special.i1e, special.ndtri and polygamma on
-the vulkan device (shaders/common/math_real.glsl), in strict mode against
-the CPU's Cephes: both sides of the series/asymptotic switch at |x| = 30,
-large arguments (I0(89) is finite in float32), the tails of ndtri down to
-1e-300, polygamma's orders 0 to 6 on both sides of zero and at its poles,
-the edges (0, 1, +-inf, NaN), float32 and float64, and OpInfo samples."""
+"""torch.special on the vulkan device, in strict mode against the CPU's
+Cephes, float32 and float64, with the edges (0, 1, +-inf, NaN) and OpInfo
+samples:
+- i0, special.i0e, special.i1, special.i1e, special.ndtri and polygamma
+  (shaders/common/math_real.glsl): both sides of the series/asymptotic
+  switch at |x| = 30, large arguments (I0(89) is finite in float32), the
+  tails of ndtri down to 1e-300, polygamma's orders 0 to 6 on both sides of
+  zero and at its poles;
+- special.cpp's functions (shaders/elementwise/special_functions.glsl): J
+  and Y on both sides of the recurrence/asymptotic switch, K from 1e-6 to
+  700, erfcx and log_ndtr far into both tails, the incomplete gamma
+  functions on both sides of the series/fraction switch, zeta for real
+  orders, and the orthogonal polynomials across the degrees where the CPU
+  switches to closed forms."""
 
 import pytest
 import torch
@@ -52,3 +60,167 @@ def test_polygamma(n, dtype, no_fallback):
              variants=["functional"])
 def test_opinfo(op, dtype, variant, no_fallback):
     check_op(op, dtype, variant)
+
+
+INF, NAN = float("inf"), float("nan")
+EDGES = [0.0, -0.0, 1e-6, INF, -INF, NAN]
+
+
+def grid(*parts, dtype):
+    return torch.cat([torch.as_tensor(p, dtype=dtype).flatten() for p in parts])
+
+
+def assert_matches_cpu(fn, *args, rtol, atol, upcast=True):
+    """float32 against the CPU's float64, rounded (upcast): the CPU's own
+    float32 Bessel functions lose digits that these keep."""
+    if upcast:
+        expected = fn(*[a.double() if a.dtype == torch.float32 else a for a in args]).to(args[0].dtype)
+    else:
+        expected = fn(*args)
+    actual = fn(*[a.to("vulkan") for a in args]).cpu()
+    torch.testing.assert_close(actual, expected, rtol=rtol, atol=atol, equal_nan=True)
+
+
+F32 = dict(rtol=2e-5, atol=2e-6)
+F64 = dict(rtol=1e-10, atol=1e-13)
+UNARY = {
+    "modified_bessel_k0": (torch.special.modified_bessel_k0, [torch.linspace(-1, 80, 406), torch.logspace(-6, 2, 40)]),
+    "modified_bessel_k1": (torch.special.modified_bessel_k1, [torch.linspace(-1, 80, 406), torch.logspace(-6, 2, 40)]),
+    "scaled_modified_bessel_k0": (torch.special.scaled_modified_bessel_k0,
+                                  [torch.linspace(-1, 80, 406), torch.logspace(-6, 2.8, 40)]),
+    "scaled_modified_bessel_k1": (torch.special.scaled_modified_bessel_k1,
+                                  [torch.linspace(-1, 80, 406), torch.logspace(-6, 2.8, 40)]),
+    "modified_bessel_i0": (torch.special.modified_bessel_i0, [torch.linspace(-80, 80, 321)]),
+    "modified_bessel_i1": (torch.special.modified_bessel_i1, [torch.linspace(-80, 80, 321)]),
+    "spherical_bessel_j0": (torch.special.spherical_bessel_j0, [torch.linspace(-50, 50, 1001), 0.49, 0.51, 1e-3]),
+    "entr": (torch.special.entr, [torch.linspace(-2, 10, 121), 1e-30]),
+    "erfcx": (torch.special.erfcx, [torch.linspace(-9, 60, 691), 1.99, 2.01, 1e10]),
+    "log_ndtr": (torch.special.log_ndtr, [torch.linspace(-36, 10, 461), -0.99, -1.01, 8.3]),
+}
+
+
+@pytest.mark.parametrize("name", list(UNARY))
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64], ids=str)
+def test_unary_functions(name, dtype, no_fallback):
+    fn, points = UNARY[name]
+    assert_matches_cpu(fn, grid(*points, EDGES, dtype=dtype), **(F32 if dtype == torch.float32 else F64))
+
+
+@pytest.mark.parametrize("name", ["j0", "j1", "y0", "y1"])
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64], ids=str)
+def test_bessel_jy(name, dtype, no_fallback):
+    """Against mpmath (PyTorch installs it, through sympy) where the
+    function is finite: the CPU's float64 J and Y are off by up to 7e-7 on
+    [-40, 40] (by 4e-3 relative at 1e5), these by 1e-15. The CPU's values
+    at the edges: J(0), Y(0) = -inf, NaN for Y(x < 0) and at +-inf."""
+    mpmath = pytest.importorskip("mpmath")
+    fn = getattr(torch.special, f"bessel_{name}")
+    reference = {"j": mpmath.besselj, "y": mpmath.bessely}[name[0]]
+    x = grid(torch.linspace(-40, 40, 801), 11.99, 12.01, 24.99, 25.01, 1e3, 12345.5, 1e5, -1e5, EDGES, dtype=dtype)
+    expected = fn(x.double())
+    finite = expected.isfinite() & (x != 0)
+    expected[finite] = torch.tensor([float(reference(int(name[1]), v)) for v in x[finite].tolist()],
+                                    dtype=torch.float64)
+    actual = fn(x.to("vulkan")).cpu().double()
+    tol = dict(rtol=1e-6, atol=5e-7) if dtype == torch.float32 else dict(rtol=1e-14, atol=2e-15)
+    torch.testing.assert_close(actual, expected, **tol, equal_nan=True)
+
+
+def test_far_tails_in_double(no_fallback):
+    x = torch.tensor([-30.0, 1e5, 1e150], dtype=torch.float64)
+    assert_matches_cpu(torch.special.erfcx, x, **F64)
+    assert_matches_cpu(torch.special.log_ndtr, -x.abs(), **F64)
+    assert_matches_cpu(torch.special.scaled_modified_bessel_k1, torch.tensor([1e4, 1e8], dtype=torch.float64), **F64)
+
+
+def pairs(a, b, dtype):
+    a, b = grid(*a, dtype=dtype), grid(*b, dtype=dtype)
+    return a[:, None].expand(-1, len(b)).flatten(), b[None, :].expand(len(a), -1).flatten()
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64], ids=str)
+def test_xlog1py(dtype, no_fallback):
+    x, y = pairs([[-2.0, 0.0, -0.0, 1.5, NAN, INF]], [[-1.0, -0.5, 0.0, 1e-8, 3.0, INF, NAN]], dtype)
+    assert_matches_cpu(torch.special.xlog1py, x, y, **(F32 if dtype == torch.float32 else F64))
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64], ids=str)
+def test_zeta(dtype, no_fallback):
+    s, q = pairs([[0.5, 1.0, 1.5, 2.0, 3.0, 3.7, 10.0, 31.5, NAN]],
+                 [[-3.0, -2.5, -0.5, 0.0, 1e-3, 0.5, 1.0, 2.5, 15.9, 16.1, 1e3, NAN]], dtype)
+    tol = dict(rtol=1e-5, atol=1e-30) if dtype == torch.float32 else dict(rtol=1e-11, atol=1e-300)
+    assert_matches_cpu(torch.special.zeta, s, q, **tol)
+
+
+@pytest.mark.parametrize("upper", [False, True], ids=["gammainc", "gammaincc"])
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64], ids=str)
+def test_incomplete_gamma(upper, dtype, no_fallback):
+    """The CPU's values at the edges (zeros, infinities, NaN, negative
+    arguments); elsewhere mpmath's, from which the CPU's float64 strays by up
+    to 3e-10 where a and x are near each other and large."""
+    mpmath = pytest.importorskip("mpmath")
+    fn = torch.special.gammaincc if upper else torch.special.gammainc
+    a, x = pairs([torch.logspace(-3, 3, 13), [0.0, 2.0, 2.5, 9.0, 31.6, -1.0, INF, NAN]],
+                 [torch.logspace(-3, 3, 13), [0.0, 1.0, 3.4, 3.6, 10.0, 11.0, 28.5, 34.8, -1.0, INF, NAN]], dtype)
+    expected = fn(a.double(), x.double())
+    inside = (a > 0) & (x > 0) & a.isfinite() & x.isfinite()
+    def reference(p, q):
+        limits = (q, mpmath.inf) if upper else (0, q)
+        return float(mpmath.gammainc(p, *limits, regularized=True))
+    expected[inside] = torch.tensor([reference(p, q) for p, q in zip(a[inside].tolist(), x[inside].tolist())],
+                                    dtype=torch.float64)
+    actual = fn(a.to("vulkan"), x.to("vulkan")).cpu().double()
+    tol = dict(rtol=5e-5, atol=2e-6) if dtype == torch.float32 else dict(rtol=1e-12, atol=1e-14)
+    torch.testing.assert_close(actual, expected, **tol, equal_nan=True)
+
+
+DEGREES = [-1, 0, 1, 2, 5, 6, 7, 8, 9, 12, 20, 2.7]
+POLYNOMIALS = {
+    "chebyshev_polynomial_t": [torch.linspace(-1.5, 1.5, 61), -1.0, 1.0],
+    "chebyshev_polynomial_u": [torch.linspace(-1.5, 1.5, 61), -1.0, 1.0],
+    "chebyshev_polynomial_v": [torch.linspace(-1.5, 1.5, 61), -1.0, 1.0],
+    "chebyshev_polynomial_w": [torch.linspace(-1.5, 1.5, 61), -1.0, 1.0],
+    "shifted_chebyshev_polynomial_t": [torch.linspace(-0.25, 1.25, 61), 0.0, 1.0],
+    "shifted_chebyshev_polynomial_u": [torch.linspace(-0.25, 1.25, 61), 0.0, 1.0],
+    "shifted_chebyshev_polynomial_v": [torch.linspace(-0.25, 1.25, 61), 0.0, 1.0],
+    "shifted_chebyshev_polynomial_w": [torch.linspace(-0.25, 1.25, 61), 0.0, 1.0],
+    "hermite_polynomial_h": [torch.linspace(-3, 3, 61)],
+    "hermite_polynomial_he": [torch.linspace(-3, 3, 61)],
+    "laguerre_polynomial_l": [torch.linspace(-3, 10, 66)],
+    "legendre_polynomial_p": [torch.linspace(-1.5, 1.5, 61), -1.0, 1.0],
+}
+
+
+@pytest.mark.parametrize("name", list(POLYNOMIALS))
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64], ids=str)
+def test_polynomials(name, dtype, no_fallback):
+    x, n = pairs([*POLYNOMIALS[name], [NAN]], [DEGREES], dtype)
+    # float32: cos((n + 1/2) acos x) / cos(acos(x) / 2) near x = -1 turns an ulp of acos
+    # into ~1e-4 (n = 20), on the CPU as here.
+    tol = dict(rtol=5e-4, atol=1e-4) if dtype == torch.float32 else dict(rtol=1e-10, atol=1e-10)
+    # In float32 as the CPU: the trigonometric forms amplify rounding near the
+    # ends of [-1, 1] alike.
+    assert_matches_cpu(getattr(torch.special, name), x, n, **tol, upcast=False)
+    # A scalar degree (the n_scalar overload) broadcasts like the tensor.
+    xs = grid(*POLYNOMIALS[name], dtype=dtype)
+    assert_matches_cpu(lambda x: getattr(torch.special, name)(x, 7), xs, **tol, upcast=False)
+
+
+def test_half_is_refused_as_on_the_cpu(no_fallback):
+    x = torch.ones(3, dtype=torch.float16)
+    with pytest.raises(RuntimeError, match="not implemented for 'Half'"):
+        torch.special.bessel_j0(x)
+    with pytest.raises(RuntimeError, match="not implemented for 'Half'"):
+        torch.special.bessel_j0(x.to("vulkan"))
+
+
+SPECIAL_OPINFOS = ([f"special.{name}" for name in UNARY] + ["special.xlog1py", "special.zeta", "igamma", "igammac"] +
+                   [f"special.{name}" for name in POLYNOMIALS])
+
+
+@parametrize(SPECIAL_OPINFOS, variants=["functional", "out"])
+def test_special_opinfo(op, dtype, variant, no_fallback):
+    # The polynomials' recurrences cancel: an ulp of rounding (a fused
+    # multiply-add here, none on the CPU) can come out as 3e-5 relative.
+    tolerances = {torch.float32: (1e-4, 1e-5)} if "polynomial" in op.name else None
+    check_op(op, dtype, variant, tolerances)

@@ -1,0 +1,7 @@
+// out = op(x), elementwise, for torch.special's functions; x and out share the dtype X.
+#include "common/strided.glsl"
+#include "elementwise/special_ops.glsl"
+
+void element(uint64_t i) { X_store(operand_address(0, i), op(X_load(operand_address(1, i)))); }
+
+void main() { FOR_EACH_ELEMENT(element) }

@@ -1,0 +1,404 @@
+// torch.special's Bessel, error-function and gamma-function relatives, and
+// the orthogonal polynomials, for the real type R (special_ops.glsl sets it
+// to the variant's compute type, R_DOUBLE for float64). Each method is chosen for accuracy over the whole range
+// with one code path per regime, not to mirror the CPU's (Cephes) rational
+// fits; the tests hold them to the CPU's results.
+
+// --- Bessel functions of the first and second kind, orders 0 and 1 ---------
+
+// Below JY_ASYMPTOTIC, J and Y come from the backward recurrence, from it
+// on from Hankel's asymptotic expansion (its smallest term, near k = 2x, is
+// about e^(-2x): below 1e-21 from x = 25 in double, 4e-11 from 12 in float).
+// The recurrence starts JY_EXTRA orders past x, where J_n is below R's
+// precision.
+#ifdef R_DOUBLE
+#define JY_ASYMPTOTIC C(25.0LF)
+#define JY_EXTRA C(40.0LF)
+#else
+#define JY_ASYMPTOTIC C(12.0LF)
+#define JY_EXTRA C(20.0LF)
+#endif
+
+// J0, J1, Y0, Y1 at 0 < x < JY_ASYMPTOTIC by Miller's algorithm: the
+// recurrence J_(n-1) = (2n / x) J_n - J_(n+1), run downwards from J_N = tiny
+// (N = x + JY_EXTRA), is stable, and
+// J0 + 2 (J2 + J4 + ...) = 1 normalizes it. Neumann's series give Y from
+// the same sequence:
+//   Y0 = (2/pi) ((log(x/2) + gamma) J0 - 2 S0),   S0 = sum_k (-1)^k J_2k / k
+//   Y1 = -(2/pi) (J0 / x - (log(x/2) + gamma) J1) + (2/pi) S1,
+//        S1 = sum_k (-1)^k (J_(2k-1) - J_(2k+1)) / k   (Y1 = -Y0')
+// All sums are of bounded terms, so the results are accurate to a few ulp of
+// max(1, |f|) (absolutely near the zeros).
+void bessel_jy_recurrence(R x, out R j0, out R j1, out R y0, out R y1) {
+  int top = 2 * int(ceil((x + JY_EXTRA) / C(2.0LF)));
+  R next = C(0.0LF), cur = C(1.0e-20LF);  // J_(n+1), J_n for n = top
+  R norm = C(0.0LF), s0 = C(0.0LF), s1 = C(0.0LF);
+  for (int n = top; n >= 1; --n) {
+    // J_n's share of the sums.
+    if (n % 2 == 0) {
+      R sign = (n / 2) % 2 == 0 ? C(1.0LF) : C(-1.0LF);
+      norm += C(2.0LF) * cur;
+      s0 += sign * cur / R(n / 2);
+    } else {
+      int ka = (n + 1) / 2, kb = (n - 1) / 2;  // J_n is J_(2ka-1) and J_(2kb+1)
+      s1 += (ka % 2 == 0 ? cur : -cur) / R(ka);
+      if (kb >= 1) s1 -= (kb % 2 == 0 ? cur : -cur) / R(kb);
+    }
+    R prev = R(2 * n) / x * cur - next;
+    next = cur;
+    cur = prev;
+    if (abs(cur) > C(1.0e10LF)) {  // rescale everything alike before overflow
+      cur *= C(1.0e-10LF);
+      next *= C(1.0e-10LF);
+      norm *= C(1.0e-10LF);
+      s0 *= C(1.0e-10LF);
+      s1 *= C(1.0e-10LF);
+    }
+  }
+  R scale = C(1.0LF) / (cur + norm);
+  j0 = cur * scale;
+  j1 = next * scale;
+  s0 *= scale;
+  s1 *= scale;
+  const R two_over_pi = C(0.636619772367581343075535053490057448LF);
+  R l = m_log(x / C(2.0LF)) + C(0.577215664901532860606512090082402431LF);
+  y0 = two_over_pi * (l * j0 - C(2.0LF) * s0);
+  y1 = -two_over_pi * (j0 / x - l * j1) + two_over_pi * s1;
+}
+
+// J_nu and Y_nu (nu = 0, 1) at x >= JY_ASYMPTOTIC: sqrt(2 / (pi x)) times
+// (P cos chi - Q sin chi) and (P sin chi + Q cos chi), chi = x - (nu/2 +
+// 1/4) pi, P and Q the even and odd terms of sum_k (-1)^floor(k/2) a_k / x^k,
+// a_k = a_(k-1) (4 nu^2 - (2k - 1)^2) / (8k). cos chi and sin chi are formed
+// from cos x and sin x, so no rounded multiple of pi is subtracted from x.
+void bessel_jy_asymptotic(R x, int nu, out R j, out R y) {
+  R mu = R(4 * nu * nu), p = C(0.0LF), q = C(0.0LF), term = C(1.0LF);
+  for (int k = 0; k < 40; ++k) {
+    R signed_term = (k / 2) % 2 == 0 ? term : -term;
+    if (k % 2 == 0) {
+      p += signed_term;
+    } else {
+      q += signed_term;
+    }
+    term *= (mu - R((2 * k + 1) * (2 * k + 1))) / (R(8 * (k + 1)) * x);
+    if (abs(term) < C(1.0e-18LF)) break;
+  }
+  const R half_sqrt2 = C(0.707106781186547524400844362104849039LF);
+  R c = m_cos(x), s = m_sin(x);
+  R cos_chi = nu == 0 ? (c + s) * half_sqrt2 : (s - c) * half_sqrt2;
+  R sin_chi = nu == 0 ? (s - c) * half_sqrt2 : -(s + c) * half_sqrt2;
+  R amplitude = sqrt(C(0.636619772367581343075535053490057448LF) / x);
+  j = amplitude * (p * cos_chi - q * sin_chi);
+  y = amplitude * (p * sin_chi + q * cos_chi);
+}
+
+// J_nu(x) (first = true) or Y_nu(x), nu = 0 or 1. At +-inf NaN, not the
+// limit 0, as the CPU and CUDA return (their cos(inf) reaches the result).
+R bessel_jy(R x, int nu, bool first) {
+  if (isnan(x) || isinf(x)) return R(kNaN);
+  if (first) {
+    if (x == C(0.0LF)) return nu == 0 ? C(1.0LF) : x;
+  } else {
+    if (x == C(0.0LF)) return -R(kInf);
+    if (x < C(0.0LF)) return R(kNaN);
+  }
+  R a = abs(x), j, y;
+  if (a >= JY_ASYMPTOTIC) {
+    bessel_jy_asymptotic(a, nu, j, y);
+  } else {
+    R j0, j1, y0, y1;
+    bessel_jy_recurrence(a, j0, j1, y0, y1);
+    j = nu == 0 ? j0 : j1;
+    y = nu == 0 ? y0 : y1;
+  }
+  if (!first) return y;
+  return nu == 1 && x < C(0.0LF) ? -j : j;  // J1 is odd
+}
+
+// e^x K_nu(x) = integral_0^inf exp(-x (cosh t - 1)) cosh(nu t) dt for x > 0,
+// by the trapezoidal rule: the integrand is even and analytic, so the rule
+// converges geometrically in 1/h (relative error near 1e-15 in double at h =
+// 0.125, 4e-7 in float at 0.25, measured against SciPy from x = 1e-6 to
+// 1e4). The step shrinks as 1/sqrt(x) with the integrand's width, and the
+// sum stops where the exponent passes R's range of interest: at most ~150
+// terms in double, ~70 in float. x (cosh t - 1) is formed as 2x sinh^2(t/2),
+// exact near t = 0.
+#ifdef R_DOUBLE
+#define K_STEP C(0.125LF)
+#define K_CUT C(42.0LF)
+#else
+#define K_STEP C(0.25LF)
+#define K_CUT C(20.0LF)
+#endif
+
+R bessel_k_scaled(R x, R nu) {
+  R h = K_STEP / max(C(1.0LF), sqrt(x)), sum = C(0.5LF);
+  for (int k = 1; k < 1000; ++k) {
+    R t = R(k) * h, s = m_sinh(t / C(2.0LF)), e = C(2.0LF) * x * s * s;
+    if (e > K_CUT) break;
+    sum += m_exp(-e) * m_cosh(nu * t);
+  }
+  return sum * h;
+}
+
+// K_nu(x) (nu = 0, 1), e^x K_nu(x) when scaled.
+R bessel_k(R x, int nu, bool scaled) {
+  if (isnan(x)) return x;
+  if (x < C(0.0LF)) return R(kNaN);
+  if (x == C(0.0LF)) return R(kInf);
+  if (isinf(x)) return C(0.0LF);
+  R k = bessel_k_scaled(x, R(nu));
+  if (scaled) return k;
+  R root = m_exp(-x / C(2.0LF));  // two halves: e^-x alone underflows first
+  return root * (k * root);
+}
+
+// j0(x) = sin(x) / x, its Taylor series 1 - x^2/6 + x^4/120 where the
+// quotient would lose the last bits.
+R spherical_bessel_j0(R x) {
+  if (isinf(x)) return C(0.0LF);
+  if (abs(x) < C(0.5LF)) {
+    R z = x * x;
+    return C(1.0LF) - z / C(6.0LF) * (C(1.0LF) - z / C(20.0LF) * (C(1.0LF) - z / C(42.0LF) * (C(1.0LF) - z / C(72.0LF) *
+           (C(1.0LF) - z / C(110.0LF) * (C(1.0LF) - z / C(156.0LF))))));
+  }
+  return m_sin(x) / x;
+}
+
+// --- Relatives of erf ---------------------------------------------------
+
+// erfcx(x) = e^(x^2) erfc(x). Below 2 the product itself (x^2 <= 4 costs
+// at most a few ulp); from 2 Laplace's continued fraction
+//   erfcx(x) = 1 / (sqrt(pi) (x + (1/2) / (x + 1 / (x + (3/2) / (x + ...)))))
+// evaluated from a fixed depth (60 terms: 1e-16 at x = 2, fewer needed
+// further out); for x < 0, 2 e^(x^2) - erfcx(-x), which overflows to +inf
+// where e^(x^2) does.
+#ifdef R_DOUBLE
+#define ERFCX_DEPTH 60
+#else
+#define ERFCX_DEPTH 24
+#endif
+
+R erfcx_positive(R x) {
+  if (x < C(2.0LF)) return m_exp(x * x) * m_erfc(x);
+  if (isinf(x)) return C(0.0LF);
+  R f = x;
+  for (int k = ERFCX_DEPTH; k >= 1; --k) f = x + R(k) / C(2.0LF) / f;
+  return C(1.0LF) / (C(1.77245385090551602729816748334114518LF) * f);
+}
+
+R erfcx(R x) {
+  if (isnan(x)) return x;
+  if (x >= C(0.0LF)) return erfcx_positive(x);
+  if (x < C(-26.7LF)) return R(kInf);
+  R h = m_exp(C(0.5LF) * x * x);  // e^(x^2) as h * h, finite as long as it can be
+  return C(2.0LF) * h * h - erfcx_positive(-x);
+}
+
+// log Phi(x), Phi the standard normal CDF: log1p(-Phi(-x)) for x >= -1,
+// where Phi(x) is near 1; below, log(erfcx(-x / sqrt 2) / 2) - x^2 / 2, which
+// stays finite where Phi(x) underflows.
+R log_ndtr(R x) {
+  const R sqrt_half = C(0.707106781186547524400844362104849039LF);
+  if (x >= C(-1.0LF)) return m_log1p(C(-0.5LF) * m_erfc(x * sqrt_half));
+  return m_log(C(0.5LF) * erfcx(-x * sqrt_half)) - C(0.5LF) * x * x;
+}
+
+// --- Incomplete gamma functions -----------------------------------------
+
+// The regularized lower (P) and upper (Q) incomplete gamma functions, by
+// the classical pair: for x < a + 1 the series
+//   P(a, x) = x^a e^-x / Gamma(a + 1) * sum_n x^n / ((a + 1) ... (a + n)),
+// else Legendre's continued fraction for Q, evaluated by the modified
+// Lentz method. Q = 1 - P (or P = 1 - Q) only where that loses nothing.
+// Edge cases as the CPU, in its order (so that some NaN arguments give a
+// number): NaN for a < 0 or x < 0; a = 0 is the limit (P = 1 for x > 0, NaN
+// at x = 0); P(a, 0) = 0; infinite a gives P = 0 unless x is also infinite
+// (NaN); P(a, inf) = 1.
+// x^a e^-x / Gamma(a). For large a the logarithms a log x and lgamma(a)
+// cancel to the digits that matter: there, with Stirling's series
+// lgamma(a) = (a - 1/2) log a - a + log(2 pi) / 2 + d(a), it is
+//   sqrt(a / (2 pi)) exp(-a phi(x / a) - d(a)),   phi(r) = r - 1 - log r,
+// and phi(1 + t) is summed as 2u^2 / (1 - u) - 2u^3 (1/3 + u^2/5 + ...), u =
+// t / (2 + t), without cancellation near r = 1.
+R gamma_prefix(R a, R x) {
+  if (a <= C(20.0LF)) return m_exp(a * m_log(x) - x - m_lgamma(a));
+  R t = x / a - C(1.0LF), phi;
+  if (abs(t) < C(0.5LF)) {
+    R u = t / (C(2.0LF) + t), u2 = u * u, odd = C(0.0LF), power = C(1.0LF);
+    for (int k = 0; k < 40; ++k) {
+      odd += power / R(2 * k + 3);
+      power *= u2;
+    }
+    phi = C(2.0LF) * u2 / (C(1.0LF) - u) - C(2.0LF) * u2 * u * odd;
+  } else {
+    phi = t - m_log1p(t);
+  }
+  R z = C(1.0LF) / (a * a);  // d(a) = 1/(12a) - 1/(360a^3) + 1/(1260a^5) - 1/(1680a^7) + 1/(1188a^9)
+  R d = (C(1.0LF) / C(12.0LF) - z * (C(1.0LF) / C(360.0LF) - z * (C(1.0LF) / C(1260.0LF) -
+        z * (C(1.0LF) / C(1680.0LF) - z / C(1188.0LF))))) / a;
+  return sqrt(a / C(6.28318530717958647692528676655900577LF)) * m_exp(-a * phi - d);
+}
+
+R igamma_series(R a, R x) {
+  R term = C(1.0LF) / a, sum = term;
+  for (int n = 1; n < 2000; ++n) {
+    term *= x / (a + R(n));
+    sum += term;
+    if (abs(term) < abs(sum) * C(1.0e-17LF)) break;
+  }
+  return sum * gamma_prefix(a, x);
+}
+
+R igammac_fraction(R a, R x) {
+  const R tiny = C(1.0e-30LF);
+  R b = x + C(1.0LF) - a, c = C(1.0LF) / tiny, d = C(1.0LF) / b, h = d;
+  for (int i = 1; i < 2000; ++i) {
+    R an = -R(i) * (R(i) - a);
+    b += C(2.0LF);
+    d = an * d + b;
+    if (abs(d) < tiny) d = tiny;
+    c = b + an / c;
+    if (abs(c) < tiny) c = tiny;
+    d = C(1.0LF) / d;
+    R delta = d * c;
+    h *= delta;
+    if (abs(delta - C(1.0LF)) < C(1.0e-16LF)) break;
+  }
+  return h * gamma_prefix(a, x);
+}
+
+R incomplete_gamma(R a, R x, bool upper) {
+  if (a < C(0.0LF) || x < C(0.0LF)) return R(kNaN);
+  if (a == C(0.0LF)) return x > C(0.0LF) ? (upper ? C(0.0LF) : C(1.0LF)) : R(kNaN);
+  if (x == C(0.0LF)) return upper ? C(1.0LF) : C(0.0LF);
+  if (isinf(a)) return isinf(x) ? R(kNaN) : (upper ? C(1.0LF) : C(0.0LF));
+  if (isinf(x)) return upper ? C(0.0LF) : C(1.0LF);
+  if (isnan(a) || isnan(x)) return R(kNaN);
+  if (x < a + C(1.0LF)) {
+    R p = igamma_series(a, x);
+    return upper ? C(1.0LF) - p : p;
+  }
+  R q = igammac_fraction(a, x);
+  return upper ? q : C(1.0LF) - q;
+}
+
+// --- Orthogonal polynomials ---------------------------------------------
+
+// The classical polynomials of degree n (a tensor, truncated to an integer
+// as the CPU does): their three-term recurrences, and at the points and
+// degrees where the CPU takes a closed form (the ends of [-1, 1], the
+// trigonometric forms of Chebyshev's polynomials for larger n), the same
+// closed form, so the results agree also where the recurrence and the
+// trigonometric form round differently. Negative n gives 0.
+R chebyshev_t(R x, int64_t n) {
+  if (n < 0) return C(0.0LF);
+  if (abs(x) == C(1.0LF)) return x > C(0.0LF) || n % 2 == 0 ? C(1.0LF) : C(-1.0LF);
+  if (n > 6 && abs(x) < C(1.0LF)) return m_cos(R(n) * m_acos(x));
+  if (n == 0) return C(1.0LF);
+  R p = C(1.0LF), q = x;
+  for (int64_t k = 2; k <= n; ++k) {
+    R r = (x + x) * q - p;
+    p = q;
+    q = r;
+  }
+  return q;
+}
+
+R chebyshev_u(R x, int64_t n) {
+  if (n < 0) return C(0.0LF);
+  if (abs(x) == C(1.0LF)) return x > C(0.0LF) || n % 2 == 0 ? R(n + 1) : -R(n + 1);
+  if (n > 8 && abs(x) < C(1.0LF)) {
+    R theta = m_acos(x), s = m_sin(theta);
+    return s != C(0.0LF) ? m_sin(R(n + 1) * theta) / s : R(n + 1) * m_cos(R(n + 1) * theta) / x;
+  }
+  if (n == 0) return C(1.0LF);
+  R p = C(1.0LF), q = x + x;
+  for (int64_t k = 2; k <= n; ++k) {
+    R r = (x + x) * q - p;
+    p = q;
+    q = r;
+  }
+  return q;
+}
+
+// V (first = x + x - 1) and W (x + x + 1) share T's recurrence.
+R chebyshev_vw(R x, int64_t n, bool v) {
+  if (n < 0) return C(0.0LF);
+  R odd_end = n % 2 == 0 ? C(1.0LF) : C(-1.0LF);  // the sign at x = -1
+  if (abs(x) == C(1.0LF)) {
+    if (v) return x > C(0.0LF) ? C(1.0LF) : odd_end * R(n + n + 1);
+    return x > C(0.0LF) ? R(n + n + 1) : odd_end;
+  }
+  if (n > 8 && abs(x) < C(1.0LF)) {
+    R theta = m_acos(x);
+    if (v) {
+      if (m_sin(theta / C(2.0LF)) != C(1.0LF)) return m_cos((R(n) + C(0.5LF)) * theta) / m_cos(theta / C(2.0LF));
+      return odd_end * R(n + n + 1);
+    }
+    if (m_cos(theta / C(2.0LF)) != C(1.0LF)) return m_sin((R(n) + C(0.5LF)) * theta) / m_sin(theta / C(2.0LF));
+    return x > C(0.0LF) ? R(n + n + 1) : odd_end;
+  }
+  if (n == 0) return C(1.0LF);
+  R p = C(1.0LF), q = v ? x + x - C(1.0LF) : x + x + C(1.0LF);
+  for (int64_t k = 2; k <= n; ++k) {
+    R r = (x + x) * q - p;
+    p = q;
+    q = r;
+  }
+  return q;
+}
+
+// Physicists' (H, physicists = true) and probabilists' (He) Hermite.
+R hermite(R x, int64_t n, bool physicists) {
+  if (n < 0) return C(0.0LF);
+  if (n == 0) return C(1.0LF);
+  R p = C(1.0LF), q = physicists ? x + x : x;
+  for (int64_t k = 1; k < n; ++k) {
+    R r = physicists ? (x + x) * q - R(k + k) * p : x * q - R(k) * p;
+    p = q;
+    q = r;
+  }
+  return q;
+}
+
+R laguerre(R x, int64_t n) {
+  if (n < 0) return C(0.0LF);
+  if (x == C(0.0LF) || n == 0) return C(1.0LF);
+  R p = C(1.0LF), q = C(1.0LF) - x;
+  for (int64_t k = 1; k < n; ++k) {
+    R r = ((R(k + k) + (C(1.0LF) - x)) * q - R(k) * p) / R(k + 1);
+    p = q;
+    q = r;
+  }
+  return q;
+}
+
+R legendre(R x, int64_t n) {
+  if (n < 0) return C(0.0LF);
+  if (abs(x) == C(1.0LF)) return x > C(0.0LF) || n % 2 == 0 ? C(1.0LF) : C(-1.0LF);
+  if (n == 0) return C(1.0LF);
+  R p = C(1.0LF), q = x;
+  for (int64_t k = 1; k < n; ++k) {
+    R r = (R(k + k + 1) * x * q - R(k) * p) / R(k + 1);
+    p = q;
+    q = r;
+  }
+  return q;
+}
+
+// --- Hurwitz zeta ---------------------------------------------------------
+
+// special.zeta(s, q): common/math_real.glsl's Euler-Maclaurin sum, with the
+// CPU's domain, checked in its order (s = 1 gives +inf also for a NaN q):
+// +inf at s = 1 and at the poles q = 0, -1, ...; NaN for s < 1 and for q < 0
+// with a non-integer s (a negative base's real power).
+R zeta(R s, R q) {
+  if (s == C(1.0LF)) return R(kInf);
+  if (s < C(1.0LF)) return R(kNaN);
+  if (q <= C(0.0LF)) {
+    if (q == floor(q)) return R(kInf);
+    if (s != floor(s)) return R(kNaN);
+  }
+  return hurwitz_zeta(s, q);
+}
