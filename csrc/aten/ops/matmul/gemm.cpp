@@ -28,9 +28,12 @@ namespace {
 // s128 and s256 (128x256), compiled per operand layout, and v128 and v256,
 // the same where both operands are vector-loadable (no element path, two
 // steps of loads in flight: see VECTORS there); gemm_coop2.comp the same on
-// NVIDIA's workgroup-scope matrices: c128 and c256. t128x64 is a candidate
-// awaiting a GPU measurement (variants.toml says why); like c128/c256 it is
-// taken only when forced. (v64 and w128, 32x32 and 32x64 subgroup tiles for
+// NVIDIA's workgroup-scope matrices: c128 and c256. t128x64 (variants.toml
+// says why) is taken only when forced, like c128/c256: on an H100
+// (2026-12-05, float32 TFLOP/s) it lost to t128 at 4096^3 (31.5 against
+// 32.2) and 8192^3 (32.9 against 34.4) and won the MNIST benchmark's x @
+// W^T (K = 784: 26.8 against t64's 23.8, which pick_tile takes there); the
+// shorter products (K = 128, 64) that t64 serves are not measured yet. (v64 and w128, 32x32 and 32x64 subgroup tiles for
 // more workgroups per SM, lost to v128 everywhere on the H200, 2026-12-05:
 // docs/measurements.md.)
 struct Tile {
