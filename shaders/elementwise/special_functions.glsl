@@ -291,18 +291,24 @@ R incomplete_gamma(R a, R x, bool upper) {
 // trigonometric forms of Chebyshev's polynomials for larger n), the same
 // closed form, so the results agree also where the recurrence and the
 // trigonometric form round differently. Negative n gives 0.
-R chebyshev_t(R x, int64_t n) {
-  if (n < 0) return C(0.0LF);
-  if (abs(x) == C(1.0LF)) return x > C(0.0LF) || n % 2 == 0 ? C(1.0LF) : C(-1.0LF);
-  if (n > 6 && abs(x) < C(1.0LF)) return m_cos(R(n) * m_acos(x));
+// Chebyshev's recurrence P_k = 2x P_(k-1) - P_(k-2) from P_0 = 1 and P_1 =
+// first (x for T, 2x for U, 2x - 1 for V, 2x + 1 for W).
+R chebyshev_recurrence(R x, R first, int64_t n) {
   if (n == 0) return C(1.0LF);
-  R p = C(1.0LF), q = x;
+  R p = C(1.0LF), q = first;
   for (int64_t k = 2; k <= n; ++k) {
     R r = (x + x) * q - p;
     p = q;
     q = r;
   }
   return q;
+}
+
+R chebyshev_t(R x, int64_t n) {
+  if (n < 0) return C(0.0LF);
+  if (abs(x) == C(1.0LF)) return x > C(0.0LF) || n % 2 == 0 ? C(1.0LF) : C(-1.0LF);
+  if (n > 6 && abs(x) < C(1.0LF)) return m_cos(R(n) * m_acos(x));
+  return chebyshev_recurrence(x, x, n);
 }
 
 R chebyshev_u(R x, int64_t n) {
@@ -312,17 +318,10 @@ R chebyshev_u(R x, int64_t n) {
     R theta = m_acos(x), s = m_sin(theta);
     return s != C(0.0LF) ? m_sin(R(n + 1) * theta) / s : R(n + 1) * m_cos(R(n + 1) * theta) / x;
   }
-  if (n == 0) return C(1.0LF);
-  R p = C(1.0LF), q = x + x;
-  for (int64_t k = 2; k <= n; ++k) {
-    R r = (x + x) * q - p;
-    p = q;
-    q = r;
-  }
-  return q;
+  return chebyshev_recurrence(x, x + x, n);
 }
 
-// V (first = x + x - 1) and W (x + x + 1) share T's recurrence.
+// V (v = true) and W.
 R chebyshev_vw(R x, int64_t n, bool v) {
   if (n < 0) return C(0.0LF);
   R odd_end = n % 2 == 0 ? C(1.0LF) : C(-1.0LF);  // the sign at x = -1
@@ -339,14 +338,7 @@ R chebyshev_vw(R x, int64_t n, bool v) {
     if (m_cos(theta / C(2.0LF)) != C(1.0LF)) return m_sin((R(n) + C(0.5LF)) * theta) / m_sin(theta / C(2.0LF));
     return x > C(0.0LF) ? R(n + n + 1) : odd_end;
   }
-  if (n == 0) return C(1.0LF);
-  R p = C(1.0LF), q = v ? x + x - C(1.0LF) : x + x + C(1.0LF);
-  for (int64_t k = 2; k <= n; ++k) {
-    R r = (x + x) * q - p;
-    p = q;
-    q = r;
-  }
-  return q;
+  return chebyshev_recurrence(x, v ? x + x - C(1.0LF) : x + x + C(1.0LF), n);
 }
 
 // Physicists' (H, physicists = true) and probabilists' (He) Hermite.

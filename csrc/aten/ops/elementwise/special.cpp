@@ -44,8 +44,7 @@ namespace {
 // "<family>.<op>" over iter, for the float32 and float64 the CPU computes
 // most of these in (its message for other dtypes); entr, xlog1py and the
 // incomplete gamma functions take the 16-bit floats too, as the CPU.
-bool special(at::TensorIteratorBase& iter, const char* family, const char* op,
-             bool sixteen_bit = false) {
+bool special(at::TensorIteratorBase& iter, const char* family, const char* op, bool sixteen_bit) {
   c10::ScalarType type = iter.common_dtype();
   TORCH_CHECK(type == at::kFloat || type == at::kDouble ||
                   (sixteen_bit && c10::isReducedFloatingType(type)),
@@ -53,11 +52,11 @@ bool special(at::TensorIteratorBase& iter, const char* family, const char* op,
   return pointwise(iter, family, op);
 }
 
-// name(x) and name_out(x, out) through "special.<kernel>" (name(a, b) and
+// name(x) and name_out(x, out) through "<family>.<kernel>" (name(a, b) and
 // name_out(a, b, out) through "special_binary.<kernel>" below).
-#define SPECIAL_UNARY(name, kernel, sixteen_bit)                                 \
+#define SPECIAL_UNARY(name, family, kernel, sixteen_bit)                         \
   bool name##_kernel(at::TensorIteratorBase& iter) {                             \
-    return special(iter, "special", #kernel, sixteen_bit);                       \
+    return special(iter, family, #kernel, sixteen_bit);                          \
   }                                                                              \
   at::Tensor name(const at::Tensor& x) {                                         \
     return structured_functional<at::meta::structured_##name>(name##_kernel, x); \
@@ -72,42 +71,21 @@ bool special(at::TensorIteratorBase& iter, const char* family, const char* op,
   }                                                               \
   TV_BINARY_FUNCTIONAL_OUT(name, structured_##name, name##_kernel)
 
-SPECIAL_UNARY(special_bessel_j0, bessel_j0, false)
-SPECIAL_UNARY(special_bessel_j1, bessel_j1, false)
-SPECIAL_UNARY(special_bessel_y0, bessel_y0, false)
-SPECIAL_UNARY(special_bessel_y1, bessel_y1, false)
-SPECIAL_UNARY(special_modified_bessel_k0, bessel_k0, false)
-SPECIAL_UNARY(special_modified_bessel_k1, bessel_k1, false)
-SPECIAL_UNARY(special_scaled_modified_bessel_k0, bessel_k0e, false)
-SPECIAL_UNARY(special_scaled_modified_bessel_k1, bessel_k1e, false)
-SPECIAL_UNARY(special_spherical_bessel_j0, spherical_bessel_j0, false)
-SPECIAL_UNARY(special_entr, entr, true)
-SPECIAL_UNARY(special_erfcx, erfcx, false)
-SPECIAL_UNARY(special_log_ndtr, log_ndtr, false)
-
+SPECIAL_UNARY(special_bessel_j0, "special", bessel_j0, false)
+SPECIAL_UNARY(special_bessel_j1, "special", bessel_j1, false)
+SPECIAL_UNARY(special_bessel_y0, "special", bessel_y0, false)
+SPECIAL_UNARY(special_bessel_y1, "special", bessel_y1, false)
+SPECIAL_UNARY(special_modified_bessel_k0, "special", bessel_k0, false)
+SPECIAL_UNARY(special_modified_bessel_k1, "special", bessel_k1, false)
+SPECIAL_UNARY(special_scaled_modified_bessel_k0, "special", bessel_k0e, false)
+SPECIAL_UNARY(special_scaled_modified_bessel_k1, "special", bessel_k1e, false)
+SPECIAL_UNARY(special_spherical_bessel_j0, "special", spherical_bessel_j0, false)
+SPECIAL_UNARY(special_entr, "special", entr, true)
+SPECIAL_UNARY(special_erfcx, "special", erfcx, false)
+SPECIAL_UNARY(special_log_ndtr, "special", log_ndtr, false)
 // I0 and I1 are i0's and special_i1's functions, whose kernels already exist.
-bool modified_bessel_i0_kernel(at::TensorIteratorBase& iter) {
-  return special(iter, "unary", "i0");
-}
-bool modified_bessel_i1_kernel(at::TensorIteratorBase& iter) {
-  return special(iter, "unary", "i1");
-}
-at::Tensor special_modified_bessel_i0(const at::Tensor& x) {
-  return structured_functional<at::meta::structured_special_modified_bessel_i0>(
-      modified_bessel_i0_kernel, x);
-}
-at::Tensor& special_modified_bessel_i0_out(const at::Tensor& x, at::Tensor& out) {
-  return structured_out<at::meta::structured_special_modified_bessel_i0>(modified_bessel_i0_kernel,
-                                                                         out, x);
-}
-at::Tensor special_modified_bessel_i1(const at::Tensor& x) {
-  return structured_functional<at::meta::structured_special_modified_bessel_i1>(
-      modified_bessel_i1_kernel, x);
-}
-at::Tensor& special_modified_bessel_i1_out(const at::Tensor& x, at::Tensor& out) {
-  return structured_out<at::meta::structured_special_modified_bessel_i1>(modified_bessel_i1_kernel,
-                                                                         out, x);
-}
+SPECIAL_UNARY(special_modified_bessel_i0, "unary", i0, false)
+SPECIAL_UNARY(special_modified_bessel_i1, "unary", i1, false)
 
 SPECIAL_BINARY(special_xlog1py, xlog1py, true)
 SPECIAL_BINARY(special_zeta, zeta, false)
