@@ -9,7 +9,7 @@ events" columns are each device's figure by its own GPU timestamps (timing
 events around the calls) instead of the host's clock: where one is much
 better than the host's figure, host overhead is what is slow.
 
-    python benchmark/ops.py [--quick] [--only elementwise,reduce,matmul,conv] [--match "gemm 8192,mnist"]
+    python benchmark/ops.py [--quick] [--only elementwise,reduce,matmul,conv,linalg] [--match "gemm 8192,mnist"]
                             [--json out.json]
 
 A case whose op is not native yet is reported as such (strict mode), never
@@ -236,7 +236,56 @@ def conv_cases(quick):
     return cases + [(f"max_pool2d 3x3/2 {n}x{c}x{2 * hw}x{2 * hw} f16", "GB/s", pool)]
 
 
-SECTIONS = {"elementwise": elementwise_cases, "reduce": reduce_cases, "matmul": matmul_cases, "conv": conv_cases}
+def linalg_cases(quick):
+    """The factorizations on the batches of small matrices models use (one
+    workgroup per matrix here; cuSOLVER/MAGMA on cuda), and torch.special's
+    iterative functions, in float32: microseconds per call."""
+    batch, n = (8, 8) if quick else (4096, 16)
+
+    def matrices(device, rows=n, cols=n):
+        torch.manual_seed(0)
+        a = torch.randn(batch, rows, cols).to(device)
+        return a @ a.mT + rows * torch.eye(rows, device=device) if rows == cols else a
+
+    def solve(device):
+        a, b = matrices(device), randn(batch, n, 1, device=device)
+        return (lambda: torch.linalg.solve(a, b)), 1
+
+    def cholesky(device):
+        a = matrices(device)
+        return (lambda: torch.linalg.cholesky(a)), 1
+
+    def eigh(device):
+        a = matrices(device)
+        return (lambda: torch.linalg.eigh(a)), 1
+
+    def svd(device):
+        a = matrices(device, 2 * n, n)
+        return (lambda: torch.linalg.svd(a, full_matrices=False)), 1
+
+    def lstsq(device):
+        a, b = matrices(device, 2 * n, n), randn(batch, 2 * n, 1, device=device)
+        return (lambda: torch.linalg.lstsq(a, b)), 1
+
+    elements = (1 << 12) if quick else (1 << 24)
+
+    def special(fn):
+        def setup(device):
+            x = torch.rand(elements).to(device) * 30
+            return (lambda: fn(x)), 1
+        return setup
+
+    shape = f"{batch}x{n}x{n}"
+    return [(f"solve {shape}", "us/op", solve), (f"cholesky {shape}", "us/op", cholesky),
+            (f"eigh {shape}", "us/op", eigh), (f"svd {batch}x{2 * n}x{n}", "us/op", svd),
+            (f"lstsq {batch}x{2 * n}x{n}", "us/op", lstsq),
+            (f"bessel_j0 {elements}", "us/op", special(torch.special.bessel_j0)),
+            (f"modified_bessel_k0 {elements}", "us/op", special(torch.special.modified_bessel_k0)),
+            (f"gammainc {elements}", "us/op", special(lambda x: torch.special.gammainc(x, x)))]
+
+
+SECTIONS = {"elementwise": elementwise_cases, "reduce": reduce_cases, "matmul": matmul_cases, "conv": conv_cases,
+            "linalg": linalg_cases}
 
 
 def run_case(name, unit, setup, devices, quick):
@@ -271,7 +320,7 @@ def main():
           (f" | cuda: {torch.cuda.get_device_name()}" if "cuda" in devices else ""))
     rows = []
     for section in args.only.split(","):
-        cases = SECTIONS[section](args.quick) if section in ("matmul", "conv") else SECTIONS[section](size)
+        cases = SECTIONS[section](args.quick) if section in ("matmul", "conv", "linalg") else SECTIONS[section](size)
         print(f"\n{section}\n{'case':34s}{'unit':>9s}" + "".join(f"{d:>12s}" for d in devices) +
               ("     vs cuda" if len(devices) > 1 else "") + "".join(f"{d + ' by events':>18s}" for d in devices))
         if args.match:
