@@ -1,8 +1,10 @@
 // torch.special's Bessel, error-function and gamma-function relatives, and
 // the orthogonal polynomials, for the real type R (special_ops.glsl sets it
-// to the variant's compute type, R_DOUBLE for float64). Each method is chosen for accuracy over the whole range
-// with one code path per regime, not to mirror the CPU's (Cephes) rational
-// fits; the tests hold them to the CPU's results.
+// to the variant's compute type, R_DOUBLE for float64). Each method is
+// chosen for accuracy over the whole range, one code path per regime, not
+// to mirror the CPU's (Cephes) rational fits. The tests hold them to the
+// CPU's results, or to mpmath's where the CPU's float64 loses digits (J, Y,
+// the incomplete gamma functions).
 
 // --- Bessel functions of the first and second kind, orders 0 and 1 ---------
 
