@@ -212,11 +212,13 @@ R log_ndtr(R x) {
 // the classical pair: for x < a + 1 the series
 //   P(a, x) = x^a e^-x / Gamma(a + 1) * sum_n x^n / ((a + 1) ... (a + n)),
 // else Legendre's continued fraction for Q, evaluated by the modified
-// Lentz method. Q = 1 - P (or P = 1 - Q) only where that loses nothing.
-// Edge cases as the CPU, in its order (so that some NaN arguments give a
-// number): NaN for a < 0 or x < 0; a = 0 is the limit (P = 1 for x > 0, NaN
-// at x = 0); P(a, 0) = 0; infinite a gives P = 0 unless x is also infinite
-// (NaN); P(a, inf) = 1.
+// Lentz method; the other function as 1 minus it, as Cephes does (a small Q
+// at x < a + 1 keeps its absolute, not its relative, precision). Edge cases
+// as the CPU, in its order (so that some NaN arguments give a number): NaN
+// for a < 0 or x < 0; a = 0 is the limit (P = 1 for x > 0, NaN at x = 0);
+// P(a, 0) = 0; infinite a gives P = 0 unless x is also infinite (NaN);
+// P(a, inf) = 1 (incomplete_gamma below).
+
 // x^a e^-x / Gamma(a). For large a the logarithms a log x and lgamma(a)
 // cancel to the digits that matter: there, with Stirling's series
 // lgamma(a) = (a - 1/2) log a - a + log(2 pi) / 2 + d(a), it is
