@@ -295,6 +295,7 @@ R incomplete_gamma(R a, R x, bool upper) {
 // trigonometric forms of Chebyshev's polynomials for larger n), the same
 // closed form, so the results agree also where the recurrence and the
 // trigonometric form round differently. Negative n gives 0.
+
 // Chebyshev's recurrence P_k = 2x P_(k-1) - P_(k-2) from P_0 = 1 and P_1 =
 // first (x for T, 2x for U, 2x - 1 for V, 2x + 1 for W).
 R chebyshev_recurrence(R x, R first, int64_t n) {
