@@ -43,9 +43,11 @@ void svd_kernel(const at::Tensor& A, bool full_matrices, bool compute_uv,
   int64_t m = A.size(-2), n = A.size(-1);
   bool wide = m < n;
   int64_t rows = wide ? n : m, cols = wide ? m : n;  // rows >= cols
-  // A is the caller's tensor (ATen leaves the working copy to the backend):
-  // Jacobi rotates a copy of it.
-  at::Tensor a = (wide ? A.mT() : A).reshape({-1, rows, cols}).clone(at::MemoryFormat::Contiguous);
+  // Jacobi rotates `a` in place, and A is the caller's tensor (ATen leaves
+  // the working copy to the backend): a copy, made once (a wide A's
+  // transpose is copied by the reshape already).
+  at::Tensor a = (wide ? A.mT() : A).reshape({-1, rows, cols});
+  a = a.is_alias_of(A) ? a.clone(at::MemoryFormat::Contiguous) : a.contiguous();
   at::Tensor v = compute_uv ? at::empty({a.size(0), cols, cols}, a.options()) : at::Tensor();
   linalg::jacobi("svd", a, v);
   at::Tensor norms = at::linalg_vector_norm(a, 2, {-2});

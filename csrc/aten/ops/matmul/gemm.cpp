@@ -33,9 +33,9 @@ namespace {
 // (2026-12-05, float32 TFLOP/s) it lost to t128 at 4096^3 (31.5 against
 // 32.2) and 8192^3 (32.9 against 34.4) and won the MNIST benchmark's x @
 // W^T (K = 784: 26.8 against t64's 23.8, which pick_tile takes there); the
-// shorter products (K = 128, 64) that t64 serves are not measured yet. (v64 and w128, 32x32 and 32x64 subgroup tiles for
-// more workgroups per SM, lost to v128 everywhere on the H200, 2026-12-05:
-// docs/measurements.md.)
+// shorter products (K = 128, 64) that t64 serves are not measured yet.
+// (v64 and w128, 32x32 and 32x64 subgroup tiles for more workgroups per SM,
+// lost to v128 everywhere on the H200, 2026-12-05: docs/measurements.md.)
 struct Tile {
   const char* name;
   bool coop, vectors;  // tensor-core tier; both operands vector-loadable only
