@@ -178,6 +178,9 @@ PYBIND11_MODULE(_C, m) {
     }
     return out;
   });
+  m.def("preserved_float_widths", [](const std::string& name, int index) {
+    return device(static_cast<c10::DeviceIndex>(index)).pipelines().preserved_widths(name);
+  });
   m.def("native_half",
         [](int index) { return device(static_cast<c10::DeviceIndex>(index)).native_half(); });
   m.def("profile_kernels", [](bool on, int index) {

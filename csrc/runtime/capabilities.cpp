@@ -121,6 +121,9 @@ Capabilities query_capabilities(VkPhysicalDevice device) {
   caps.max_allocation_size = maintenance3.maxMemoryAllocationSize;
   caps.min_storage_alignment = limits.minStorageBufferOffsetAlignment;
   caps.timestamp_period = limits.timestampPeriod;
+  caps.preserves_inf_nan16 = props12.shaderSignedZeroInfNanPreserveFloat16;
+  caps.preserves_inf_nan32 = props12.shaderSignedZeroInfNanPreserveFloat32;
+  caps.preserves_inf_nan64 = props12.shaderSignedZeroInfNanPreserveFloat64;
 
   // Optional feature structs, chained where the device has their extension.
   void* optional = nullptr;

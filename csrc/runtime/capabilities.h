@@ -51,6 +51,9 @@ struct Capabilities {
   bool cooperative_matrix = false, cooperative_matrix2 = false;
   std::vector<CooperativeMatrixShape> cooperative_matrix_shapes;
   bool vulkan_memory_model = false;
+  // SignedZeroInfNanPreserve may be declared for 16-, 32- and 64-bit floats
+  // (runtime/float_controls.h).
+  bool preserves_inf_nan16 = false, preserves_inf_nan32 = false, preserves_inf_nan64 = false;
   // VK_KHR_pipeline_executable_properties: the driver reports per-pipeline
   // compiler statistics (registers, spills, shared memory, ...).
   bool pipeline_statistics = false;

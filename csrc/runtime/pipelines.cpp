@@ -51,6 +51,7 @@ Pipelines::Pipelines(VkDevice device, const Capabilities& caps) : device_(device
   if (caps.coopmat_f16_16x16x16) features_ |= Feature::coopmat;
   if (caps.coopmat_bf16_16x16x16) features_ |= Feature::coopmat_bf16;
   if (caps.coopmat2) features_ |= Feature::coopmat2;
+  preserved_ = {caps.preserves_inf_nan16, caps.preserves_inf_nan32, caps.preserves_inf_nan64};
   capture_statistics_ = caps.pipeline_statistics;
   workgroup_size_ = std::min({256u, caps.max_workgroup_invocations, caps.max_workgroup_size[0]});
 
@@ -109,10 +110,19 @@ uint32_t Pipelines::workgroup_size_of(const EmbeddedKernel& kernel) const {
   return kernel.workgroup_size != 0 ? kernel.workgroup_size : workgroup_size_;
 }
 
+std::vector<uint32_t> Pipelines::module_code(const EmbeddedKernel& kernel) const {
+  return preserve_inf_nan({kernel.code, kernel.words}, preserved_);
+}
+
+std::vector<uint32_t> Pipelines::preserved_widths(std::string_view name) const {
+  return rt::preserved_widths(module_code(find_usable(name)));
+}
+
 VkPipeline Pipelines::create(const EmbeddedKernel& embedded, VkPipelineCreateFlags flags) {
+  std::vector<uint32_t> code = module_code(embedded);
   VkShaderModuleCreateInfo module_info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-  module_info.codeSize = embedded.words * 4;
-  module_info.pCode = embedded.code;
+  module_info.codeSize = code.size() * 4;
+  module_info.pCode = code.data();
   VkShaderModule module;
   check(vkCreateShaderModule(device_, &module_info, nullptr, &module), "vkCreateShaderModule");
 

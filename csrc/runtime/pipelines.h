@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "runtime/capabilities.h"
+#include "runtime/float_controls.h"
 
 namespace torchvulkan::rt {
 
@@ -54,15 +55,20 @@ class Pipelines {
   // for the question (so the pipelines in use never pay for the capture).
   // Empty when the device lacks VK_KHR_pipeline_executable_properties.
   std::vector<PipelineStatistic> statistics(std::string_view name);
+  // The float widths whose infinities, NaNs and signed zeros the kernel's
+  // module, as this device gets it, declares preserved (float_controls.h).
+  std::vector<uint32_t> preserved_widths(std::string_view name) const;
 
  private:
   const EmbeddedKernel& find_usable(std::string_view name) const;
   VkPipeline create(const EmbeddedKernel& kernel, VkPipelineCreateFlags flags);
+  std::vector<uint32_t> module_code(const EmbeddedKernel& kernel) const;
   // The kernel's own workgroup size where it fixes one, else the device's default.
   uint32_t workgroup_size_of(const EmbeddedKernel& kernel) const;
 
   VkDevice device_;
   uint32_t features_ = 0;
+  FloatWidths preserved_;
   bool capture_statistics_ = false;
   uint32_t workgroup_size_ = 0;
   VkBool32 native_half_ = VK_FALSE;
