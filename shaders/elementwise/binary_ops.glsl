@@ -59,10 +59,13 @@ X_T op(X_T a, X_T b) {
 X_T op(X_T a, X_T b) { return a || (X_SCALAR(0) && b); }
 #elif defined(OP_logical_and)
 X_T op(X_T a, X_T b) { return a && b; }
-#elif defined(OP_maximum)  // NaN wins
-X_T op(X_T a, X_T b) { return isnan(a) || isnan(b) ? a + b : max(a, b); }
-#elif defined(OP_minimum)
-X_T op(X_T a, X_T b) { return isnan(a) || isnan(b) ? a + b : min(a, b); }
+#elif defined(OP_maximum)
+// NaN wins; of 0 and -0, 0 (IEEE 754-2019's maximum). GLSL's max leaves the
+// zeros open (NVIDIA and lavapipe differ), and so does the CPU: its scalar
+// loop returns a, its vector loop b.
+X_T op(X_T a, X_T b) { return isnan(a) || isnan(b) ? a + b : (a == b ? (sign_bit(a) ? b : a) : max(a, b)); }
+#elif defined(OP_minimum)  // NaN wins; of 0 and -0, -0
+X_T op(X_T a, X_T b) { return isnan(a) || isnan(b) ? a + b : (a == b ? (sign_bit(a) ? a : b) : min(a, b)); }
 #elif defined(OP_maximum_int)
 X_T op(X_T a, X_T b) { return max(a, b); }
 #elif defined(OP_minimum_int)

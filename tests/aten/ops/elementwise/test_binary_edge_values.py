@@ -11,8 +11,9 @@ FLOATS = [torch.float16, torch.bfloat16, torch.float32, torch.float64]
 SPECIAL = [0.0, -0.0, 1.0, -1.0, 2.5, -2.5, 7.0, -7.0, math.inf, -math.inf, math.nan]
 
 
-def same(fn, *args, **kwargs):
-    """fn on the CPU and on vulkan give the same values, NaNs and zero signs."""
+def same(fn, *args, zero_ties=True, **kwargs):
+    """fn on the CPU and on vulkan give the same values, NaNs and zero signs
+    (those of a result from two zero operands only if `zero_ties`)."""
     expected = fn(*args, **kwargs)
     actual = fn(*[a.to("vulkan") if isinstance(a, torch.Tensor) else a for a in args], **kwargs)
     assert actual.device.type == "vulkan"
@@ -20,6 +21,8 @@ def same(fn, *args, **kwargs):
     torch.testing.assert_close(actual, expected, equal_nan=True, rtol=1e-6, atol=1e-7)
     if expected.is_floating_point():
         zeros = expected == 0
+        if not zero_ties:
+            zeros &= ~torch.stack([a == 0 for a in args if isinstance(a, torch.Tensor)]).all(0)
         bad = (actual[zeros].signbit() != expected[zeros].signbit()).nonzero().flatten()
         assert bad.numel() == 0, f"zero signs differ at {bad.tolist()} (of {args})"
 
@@ -47,7 +50,20 @@ def f64_ok(dtype):
 def test_float_special_values(fn, dtype, no_fallback):
     if not f64_ok(dtype):
         pytest.skip("no float64 on this device")
-    same(fn, *pairs(SPECIAL, dtype))
+    # The CPU's maximum and minimum of 0 and -0 depend on its loop (scalar:
+    # the first operand, vectorized: the second); test_maximum_of_zeros has them.
+    same(fn, *pairs(SPECIAL, dtype), zero_ties=fn not in (torch.maximum, torch.minimum))
+
+
+@pytest.mark.parametrize("dtype", FLOATS, ids=str)
+def test_maximum_of_zeros(dtype, no_fallback):
+    if not f64_ok(dtype):
+        pytest.skip("no float64 on this device")
+    # IEEE 754-2019: -0 < 0, whichever operand comes first.
+    a = torch.tensor([0.0, -0.0, 0.0, -0.0], dtype=dtype, device="vulkan")
+    b = torch.tensor([-0.0, 0.0, 0.0, -0.0], dtype=dtype, device="vulkan")
+    assert torch.maximum(a, b).cpu().signbit().tolist() == [False, False, False, True]
+    assert torch.minimum(a, b).cpu().signbit().tolist() == [True, True, False, True]
 
 
 @pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
