@@ -25,8 +25,18 @@ float m_exp(float x) {
   return ldexp(exp(r), int(k));
 }
 float m_exp2(float x) { return exp2(x); }
-float m_log(float x) { return x < 0.0 ? kNaN : log(x); }
-float m_log2(float x) { return x < 0.0 ? kNaN : log2(x); }
+// Positive subnormals are their bits times 2^-149, read as an integer:
+// drivers flush them (lavapipe's log gave -88.0 for 5.6e-45, whose log is
+// -101.9) and even a scaling product would on NVIDIA.
+bool positive_subnormal(float x) { return floatBitsToUint(x) - 1u < 0x7FFFFFu; }
+float m_log(float x) {
+  if (positive_subnormal(x)) return log(float(floatBitsToUint(x))) - 103.278929903;
+  return x < 0.0 ? kNaN : log(x);
+}
+float m_log2(float x) {
+  if (positive_subnormal(x)) return log2(float(floatBitsToUint(x))) - 149.0;
+  return x < 0.0 ? kNaN : log2(x);
+}
 
 // atan written out: drivers' builtin is approximate (lavapipe's is ~20 ulp
 // off, which acos and asin inherit; Vulkan requires no better) and gives 0

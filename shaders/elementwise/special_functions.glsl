@@ -287,6 +287,76 @@ R incomplete_gamma(R a, R x, bool upper) {
   return upper ? q : C(1.0LF) - q;
 }
 
+// --- The reparameterized gradient of Gamma samples ----------------------
+
+// d x / d a at fixed CDF value for x ~ Gamma(a, 1) (torch's
+// _standard_gamma_grad): -(dP(a, x) / da) / p(x; a). With P = prefix S
+// (igamma_series' sum, prefix = x^a e^-x / Gamma(a)) and p = prefix / x the
+// prefix cancels, so tiny x keep their digits:
+//   grad = x (sum_n T_n H_n - S (log x - psi(a))),
+//   T_n = x^n / (a (a + 1) ... (a + n)),  H_n = sum_(k <= n) 1 / (a + k),
+// (dT_n / da = -T_n H_n), and from x >= a + 1, with Q = prefix F (the
+// continued fraction of igammac_fraction),
+//   grad = x (F (log x - psi(a)) + dF / da),
+// dF / da carried through Lentz's iteration beside F. Within 2e-13 of
+// mpmath in float64 for a in [1e-3, 1e4]; the CPU's rational fits are up to
+// 3e-4 off. x <= 0 gives 0, as on the CPU.
+R standard_gamma_grad(R a, R x) {
+  if (isnan(a) || isnan(x) || isinf(a) || isinf(x) || a <= C(0.0LF)) return R(kNaN);
+  if (x <= C(0.0LF)) return C(0.0LF);
+#ifdef R_DOUBLE
+  const R tol = C(1.0e-16LF), tiny = C(1.0e-300LF);
+#else
+  const R tol = C(1.0e-7LF), tiny = C(1.0e-30LF);
+#endif
+  // log x - psi(a) cancels for x near a large a (samples sit there), so
+  // there it is formed as log1p((x - a) / a) + (log a - psi(a)), the latter
+  // from psi's asymptotic series from a = 30 (below 1e-17 relative there).
+  R shift = m_log(x) - m_digamma(a);
+  if (a >= C(30.0LF) && abs(x - a) < C(0.5LF) * a) {
+    R z = C(1.0LF) / (a * a);
+    shift = m_log1p((x - a) / a) + C(0.5LF) / a +
+            z * (C(1.0LF) / C(12.0LF) - z * (C(1.0LF) / C(120.0LF) - z * (C(1.0LF) / C(252.0LF) - z / C(240.0LF))));
+  }
+  if (x < a + C(1.0LF)) {
+    R t = C(1.0LF) / a, h = t, s = t, th = t * h;
+    for (int n = 1; n < 20000; ++n) {
+      t *= x / (a + R(n));
+      h += C(1.0LF) / (a + R(n));
+      s += t;
+      th += t * h;
+      if (t <= s * tol && t * h <= th * tol) break;
+    }
+    return x * (th - s * shift);
+  }
+  // Lentz's iteration for F and, by the chain rule, dF/da (b' = -1, an' = i).
+  R b = x + C(1.0LF) - a, c = C(1.0LF) / tiny, dc = C(0.0LF);
+  R d = C(1.0LF) / b, dd = d * d, f = d, df = dd;
+  for (int i = 1; i < 20000; ++i) {
+    R an = -R(i) * (R(i) - a), dan = R(i);
+    b += C(2.0LF);
+    R den = an * d + b, dden = dan * d + an * dd - C(1.0LF);
+    if (abs(den) < tiny) {
+      den = tiny;
+      dden = C(0.0LF);
+    }
+    R next = b + an / c, dnext = (dan * c - an * dc) / (c * c) - C(1.0LF);
+    if (abs(next) < tiny) {
+      next = tiny;
+      dnext = C(0.0LF);
+    }
+    d = C(1.0LF) / den;
+    dd = -dden * d * d;
+    c = next;
+    dc = dnext;
+    R delta = d * c, ddelta = dd * c + d * dc;
+    df = df * delta + f * ddelta;
+    f *= delta;
+    if (abs(delta - C(1.0LF)) <= tol && abs(f * ddelta) <= abs(df) * tol) break;
+  }
+  return x * (f * shift + df);
+}
+
 // --- Orthogonal polynomials ---------------------------------------------
 
 // The classical polynomials of degree n (a tensor, truncated to an integer

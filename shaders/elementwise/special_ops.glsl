@@ -48,6 +48,8 @@ X_T op(X_T s, X_T q) { return zeta(s, q); }
 X_T op(X_T a, X_T x) { return incomplete_gamma(a, x, false); }
 #elif defined(OP_igammac)
 X_T op(X_T a, X_T x) { return incomplete_gamma(a, x, true); }
+#elif defined(OP_standard_gamma_grad)
+X_T op(X_T a, X_T x) { return standard_gamma_grad(a, x); }
 #elif defined(OP_chebyshev_t)
 X_T op(X_T x, X_T n) { return chebyshev_t(x, int64_t(n)); }
 #elif defined(OP_chebyshev_u)

@@ -1,7 +1,8 @@
 // torch.special's Bessel functions (J, Y and K of orders 0 and 1, K scaled,
 // the spherical j0, I0 and I1 through i0/i1's kernels), erfcx, log_ndtr,
-// entr, xlog1py, zeta, the regularized incomplete gamma functions and the
-// orthogonal polynomials (shaders/elementwise/special_functions.glsl).
+// entr, xlog1py, zeta, the regularized incomplete gamma functions, the
+// orthogonal polynomials and the reparameterized gradient of Gamma samples
+// (shaders/elementwise/special_functions.glsl).
 // ATen's structured metas promote integer inputs to float; the kernels
 // compute float32 and float64, as the CPU's and CUDA's do.
 #include <ATen/ops/igamma_meta.h>
@@ -111,6 +112,16 @@ at::Tensor& igammac_(at::Tensor& a, const at::Tensor& x) {
   return structured_inplace<at::meta::structured_igammac>(igammac_kernel, a, x);
 }
 
+// d x / d alpha for samples x of Gamma(alpha): the backward of
+// _standard_gamma (Gamma, Beta and Dirichlet rsample). Not a structured op,
+// so it builds its own iterator; float32 and float64, as the CPU.
+at::Tensor standard_gamma_grad(const at::Tensor& alpha, const at::Tensor& x) {
+  at::Tensor out;
+  auto iter = at::TensorIterator::binary_op(out, alpha, x);
+  TORCH_INTERNAL_ASSERT(special(iter, "special_binary", "standard_gamma_grad", false));
+  return iter.output();
+}
+
 }  // namespace
 
 #define REGISTER_FUNCTIONAL_OUT(name) \
@@ -138,6 +149,7 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   REGISTER_FUNCTIONAL_OUT(igammac)
   m.impl("igamma_", igamma_);
   m.impl("igammac_", igammac_);
+  m.impl("_standard_gamma_grad", standard_gamma_grad);
   REGISTER_FUNCTIONAL_OUT(special_chebyshev_polynomial_t)
   REGISTER_FUNCTIONAL_OUT(special_chebyshev_polynomial_u)
   REGISTER_FUNCTIONAL_OUT(special_chebyshev_polynomial_v)
