@@ -14,7 +14,7 @@
 // each module when it creates the pipeline, for the widths the module
 // computes in and the device preserves. Inserting two instructions is done
 // here by hand: SPIRV-Tools, the library for editing SPIR-V, has no pass
-// that adds an execution mode.
+// that adds this execution mode.
 #include <cstdint>
 #include <span>
 #include <vector>
