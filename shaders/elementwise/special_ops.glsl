@@ -1,5 +1,6 @@
 // The op of a special-function variant (OP_<name>), on X's compute type:
-// op(x) for special.comp, op(a, b) for special_binary.comp.
+// op(x) for special.comp, op(a, b) for special_binary.comp, op(a, b, c)
+// for special_ternary.comp.
 #include "common/math.glsl"
 
 #define R X_T
@@ -50,6 +51,8 @@ X_T op(X_T a, X_T x) { return incomplete_gamma(a, x, false); }
 X_T op(X_T a, X_T x) { return incomplete_gamma(a, x, true); }
 #elif defined(OP_standard_gamma_grad)
 X_T op(X_T a, X_T x) { return standard_gamma_grad(a, x); }
+#elif defined(OP_dirichlet_grad)
+X_T op(X_T x, X_T a, X_T total) { return dirichlet_grad(x, a, total); }
 #elif defined(OP_chebyshev_t)
 X_T op(X_T x, X_T n) { return chebyshev_t(x, int64_t(n)); }
 #elif defined(OP_chebyshev_u)

@@ -1,7 +1,7 @@
 """The CPU fallback for ops without a Vulkan kernel: warnings, counts, strict mode.
 
 Ops keep gaining native kernels, so the warning/count/strict tests use ops
-that are far from getting one (nextafter, _dirichlet_grad, special.airy_ai), and check
+that are far from getting one (nextafter, special.airy_ai), and check
 first, through the dispatcher, that they still have none: a test that
 silently stopped exercising the fallback would pass while testing nothing.
 Every dense view op of ATen has a vulkan kernel, so the view guard is tested
@@ -34,11 +34,10 @@ def _not_native(*ops):
 
 @pytest.fixture(autouse=True)
 def _fallback_ops_have_no_kernel():
-    _not_native("aten::nextafter", "aten::_dirichlet_grad", "aten::special_airy_ai")
+    _not_native("aten::nextafter", "aten::special_airy_ai")
 
 
 def _pair():
-    # Positive values: _dirichlet_grad (x / 4, alpha, total) is defined there.
     a = torch.tensor([1.0, 2.5, 0.5])
     b = torch.tensor([2.0, 3.0, 1.5])
     return a, b, a.to("vulkan"), b.to("vulkan")
@@ -87,13 +86,13 @@ def test_warns_once_per_op_and_counts():
 
     with warnings.catch_warnings(record=True) as record:
         warnings.simplefilter("always")
-        torch._dirichlet_grad(x / 4, y, y)
+        torch.special.airy_ai(x)
     second = _fallback_warnings(record)
-    assert len(second) == 1 and "aten::_dirichlet_grad" in second[0]
+    assert len(second) == 1 and "aten::special_airy_ai" in second[0]
 
     counts = torchvulkan.fallback_counts()
     assert counts[_key(counts, "aten::nextafter")] == 3
-    assert counts[_key(counts, "aten::_dirichlet_grad")] == 1
+    assert counts[_key(counts, "aten::special_airy_ai")] == 1
 
 
 def test_add_counts_when_not_native(quiet_fallback):
@@ -110,8 +109,8 @@ def test_add_counts_when_not_native(quiet_fallback):
 def test_pytest_warns_first_call():
     torchvulkan.reset_fallback_counts()
     _, _, x, y = _pair()
-    with pytest.warns(UserWarning, match="aten::_dirichlet_grad.*no native Vulkan kernel"):
-        torch._dirichlet_grad(x / 4, y, y)
+    with pytest.warns(UserWarning, match="aten::special_airy_ai.*no native Vulkan kernel"):
+        torch.special.airy_ai(x)
 
 
 def test_reset_fallback_counts(quiet_fallback):

@@ -1,8 +1,8 @@
 // torch.special's Bessel functions (J, Y and K of orders 0 and 1, K scaled,
 // the spherical j0, I0 and I1 through i0/i1's kernels), erfcx, log_ndtr,
 // entr, xlog1py, zeta, the regularized incomplete gamma functions, the
-// orthogonal polynomials and the reparameterized gradient of Gamma samples
-// (shaders/elementwise/special_functions.glsl).
+// orthogonal polynomials and the reparameterized gradients of Gamma and
+// Dirichlet samples (shaders/elementwise/special_functions.glsl).
 // ATen's structured metas promote integer inputs to float; the kernels
 // compute float32 and float64, as the CPU's and CUDA's do.
 #include <ATen/ops/igamma_meta.h>
@@ -122,6 +122,23 @@ at::Tensor standard_gamma_grad(const at::Tensor& alpha, const at::Tensor& x) {
   return iter.output();
 }
 
+// For x ~ Beta(alpha, total - alpha): the factor of Dirichlet's (and so
+// Beta's) rsample backward. One dtype for all three, as the CPU.
+at::Tensor dirichlet_grad(const at::Tensor& x, const at::Tensor& alpha, const at::Tensor& total) {
+  TORCH_CHECK(x.scalar_type() == alpha.scalar_type() && x.scalar_type() == total.scalar_type(),
+              "_dirichlet_grad: expected x, alpha and total of one dtype, got ", x.scalar_type(),
+              ", ", alpha.scalar_type(), " and ", total.scalar_type());
+  at::Tensor out;
+  auto iter = at::TensorIteratorConfig()
+                  .add_output(out)
+                  .add_const_input(x)
+                  .add_const_input(alpha)
+                  .add_const_input(total)
+                  .build();
+  TORCH_INTERNAL_ASSERT(special(iter, "special_ternary", "dirichlet_grad", false));
+  return iter.output();
+}
+
 }  // namespace
 
 #define REGISTER_FUNCTIONAL_OUT(name) \
@@ -150,6 +167,7 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("igamma_", igamma_);
   m.impl("igammac_", igammac_);
   m.impl("_standard_gamma_grad", standard_gamma_grad);
+  m.impl("_dirichlet_grad", dirichlet_grad);
   REGISTER_FUNCTIONAL_OUT(special_chebyshev_polynomial_t)
   REGISTER_FUNCTIONAL_OUT(special_chebyshev_polynomial_u)
   REGISTER_FUNCTIONAL_OUT(special_chebyshev_polynomial_v)
