@@ -299,6 +299,46 @@ R log_minus_digamma(R z) {
          w * (C(1.0LF) / C(12.0LF) - w * (C(1.0LF) / C(120.0LF) - w * (C(1.0LF) / C(252.0LF) - w / C(240.0LF))));
 }
 
+// The relative size below which a series' next term or a fraction's next
+// factor changes nothing in R, and Lentz's stand-in for a zero denominator.
+#ifdef R_DOUBLE
+#define R_TOLERANCE C(1.0e-16LF)
+#define LENTZ_TINY C(1.0e-300LF)
+#else
+#define R_TOLERANCE C(1.0e-7LF)
+#define LENTZ_TINY C(1.0e-30LF)
+#endif
+
+// Lentz's method for f = b_0 + t_1 / (b_1 + t_2 / (b_2 + ...)) with f's
+// derivative in a parameter (the terms' dt and db) carried beside it by
+// the chain rule: f, c and d as Lentz's, df, dc and dd their derivatives.
+struct Fraction {
+  R f, df, c, dc, d, dd;
+};
+
+Fraction fraction_start(R b0, R db0) { return Fraction(b0, db0, b0, db0, C(0.0LF), C(0.0LF)); }
+
+// One step (t, dt over b, db); true once f and df have converged.
+bool fraction_step(inout Fraction s, R t, R dt, R b, R db) {
+  R den = b + t * s.d, dden = db + dt * s.d + t * s.dd;
+  if (abs(den) < LENTZ_TINY) {
+    den = LENTZ_TINY;
+    dden = C(0.0LF);
+  }
+  R next = b + t / s.c, dnext = db + (dt * s.c - t * s.dc) / (s.c * s.c);
+  if (abs(next) < LENTZ_TINY) {
+    next = LENTZ_TINY;
+    dnext = C(0.0LF);
+  }
+  s.d = C(1.0LF) / den;
+  s.dd = -dden * s.d * s.d;
+  s.c = next;
+  s.dc = dnext;
+  R delta = s.c * s.d, ddelta = s.dc * s.d + s.c * s.dd;
+  s.df = s.df * delta + s.f * ddelta;
+  s.f *= delta;
+  return abs(delta - C(1.0LF)) <= R_TOLERANCE && abs(s.f * ddelta) <= abs(s.df) * R_TOLERANCE;
+}
 
 // d x / d a at fixed CDF value for x ~ Gamma(a, 1) (torch's
 // _standard_gamma_grad): -(dP(a, x) / da) / p(x; a). With P = prefix S
@@ -315,11 +355,6 @@ R log_minus_digamma(R z) {
 R standard_gamma_grad(R a, R x) {
   if (isnan(a) || isnan(x) || isinf(a) || isinf(x) || a <= C(0.0LF)) return R(kNaN);
   if (x <= C(0.0LF)) return C(0.0LF);
-#ifdef R_DOUBLE
-  const R tol = C(1.0e-16LF), tiny = C(1.0e-300LF);
-#else
-  const R tol = C(1.0e-7LF), tiny = C(1.0e-30LF);
-#endif
   // log x - psi(a) cancels for x near a large a (samples sit there), so
   // there it is formed as log1p((x - a) / a) + (log a - psi(a)).
   R shift = a >= C(30.0LF) && abs(x - a) < C(0.5LF) * a ? m_log1p((x - a) / a) + log_minus_digamma(a)
@@ -331,36 +366,17 @@ R standard_gamma_grad(R a, R x) {
       h += C(1.0LF) / (a + R(n));
       s += t;
       th += t * h;
-      if (t <= s * tol && t * h <= th * tol) break;
+      if (t <= s * R_TOLERANCE && t * h <= th * R_TOLERANCE) break;
     }
     return x * (th - s * shift);
   }
-  // Lentz's iteration for F and, by the chain rule, dF/da (b' = -1, an' = i).
-  R b = x + C(1.0LF) - a, c = C(1.0LF) / tiny, dc = C(0.0LF);
-  R d = C(1.0LF) / b, dd = d * d, f = d, df = dd;
-  for (int i = 1; i < 20000; ++i) {
-    R an = -R(i) * (R(i) - a), dan = R(i);
-    b += C(2.0LF);
-    R den = an * d + b, dden = dan * d + an * dd - C(1.0LF);
-    if (abs(den) < tiny) {
-      den = tiny;
-      dden = C(0.0LF);
-    }
-    R next = b + an / c, dnext = (dan * c - an * dc) / (c * c) - C(1.0LF);
-    if (abs(next) < tiny) {
-      next = tiny;
-      dnext = C(0.0LF);
-    }
-    d = C(1.0LF) / den;
-    dd = -dden * d * d;
-    c = next;
-    dc = dnext;
-    R delta = d * c, ddelta = dd * c + d * dc;
-    df = df * delta + f * ddelta;
-    f *= delta;
-    if (abs(delta - C(1.0LF)) <= tol && abs(f * ddelta) <= abs(df) * tol) break;
-  }
-  return x * (f * shift + df);
+  // F = 1 / G, G = b_1 + t_2 / (b_2 + ...), b_i = x + 2i - 1 - a (b' = -1),
+  // t_(i+1) = -i (i - a) (t' = i).
+  R b = x + C(1.0LF) - a;
+  Fraction g = fraction_start(b, C(-1.0LF));
+  for (int i = 1; i < 20000; ++i)
+    if (fraction_step(g, -R(i) * (R(i) - a), R(i), b + R(2 * i), C(-1.0LF))) break;
+  return x * (shift - g.df / g.f) / g.f;
 }
 
 // Term k >= 1 of the continued fraction of the incomplete beta function,
@@ -381,39 +397,16 @@ void beta_fraction_term(int k, R p, R q, R z, bool in_p, out R d, out R dd) {
   }
 }
 
-// g = 1 + d_1 / (1 + d_2 / ...) by Lentz's method, with dg (in p or q)
-// carried beside it; converges fast for z < (p + 1) / (p + q + 2).
-void beta_fraction(R p, R q, R z, bool in_p, out R g, out R dg) {
-#ifdef R_DOUBLE
-  const R tol = C(1.0e-16LF), tiny = C(1.0e-300LF);
-#else
-  const R tol = C(1.0e-7LF), tiny = C(1.0e-30LF);
-#endif
-  g = C(1.0LF);
-  dg = C(0.0LF);
-  R c = C(1.0LF), dc = C(0.0LF), d = C(0.0LF), dd = C(0.0LF);
+// g = 1 + d_1 / (1 + d_2 / ...) with its derivative in p or q; converges
+// fast for z < (p + 1) / (p + q + 2).
+Fraction beta_fraction(R p, R q, R z, bool in_p) {
+  Fraction g = fraction_start(C(1.0LF), C(0.0LF));
   for (int k = 1; k < 20000; ++k) {
     R t, dt;
     beta_fraction_term(k, p, q, z, in_p, t, dt);
-    R den = C(1.0LF) + t * d, dden = dt * d + t * dd;
-    if (abs(den) < tiny) {
-      den = tiny;
-      dden = C(0.0LF);
-    }
-    R next = C(1.0LF) + t / c, dnext = (dt * c - t * dc) / (c * c);
-    if (abs(next) < tiny) {
-      next = tiny;
-      dnext = C(0.0LF);
-    }
-    d = C(1.0LF) / den;
-    dd = -dden * d * d;
-    c = next;
-    dc = dnext;
-    R delta = c * d, ddelta = dc * d + c * dd;
-    dg = dg * delta + g * ddelta;
-    g *= delta;
-    if (abs(delta - C(1.0LF)) <= tol && abs(g * ddelta) <= abs(dg) * tol) break;
+    if (fraction_step(g, t, dt, C(1.0LF), C(0.0LF))) break;
   }
+  return g;
 }
 
 // torch's _dirichlet_grad: for x ~ Beta(a, b), b = total - a,
@@ -437,13 +430,12 @@ R dirichlet_grad(R x, R a, R total) {
   // above: directly it cancels for large a (to 1e-3 in float at a = 280).
   R s = m_log(x) + (a >= C(30.0LF) ? m_log1p(b / a) + log_minus_digamma(a) - log_minus_digamma(total)
                                     : m_digamma(total) - m_digamma(a));
-  R g, dg;
   if (x < (a + C(1.0LF)) / (total + C(2.0LF))) {
-    beta_fraction(a, b, x, true, g, dg);
-    return -(x / a) * ((s - C(1.0LF) / a) / g - dg / (g * g));
+    Fraction g = beta_fraction(a, b, x, true);
+    return -(x / a) * (s - C(1.0LF) / a - g.df / g.f) / g.f;
   }
-  beta_fraction(b, a, C(1.0LF) - x, false, g, dg);
-  return (x / b) * (s / g - dg / (g * g));
+  Fraction g = beta_fraction(b, a, C(1.0LF) - x, false);
+  return (x / b) * (s - g.df / g.f) / g.f;
 }
 
 // --- Orthogonal polynomials ---------------------------------------------
