@@ -26,8 +26,8 @@ float m_exp(float x) {
 }
 float m_exp2(float x) { return exp2(x); }
 // Positive subnormals are their bits times 2^-149, read as an integer:
-// drivers flush them (lavapipe's log gave -88.0 for 5.6e-45, whose log is
-// -101.9) and even a scaling product would on NVIDIA.
+// drivers' log may flush them (lavapipe's gave -88.0 for 5.6e-45, whose log
+// is -101.9), and so would a scaling product on a driver that flushes.
 bool positive_subnormal(float x) { return floatBitsToUint(x) - 1u < 0x7FFFFFu; }
 float m_log(float x) {
   if (positive_subnormal(x)) return log(float(floatBitsToUint(x))) - 103.278929903;
