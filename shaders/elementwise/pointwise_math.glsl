@@ -27,7 +27,10 @@ X_T copysign_x(X_T magnitude, X_T sign) {
 
 // C's fmod, exactly: subtracts |b| * 2^k from |a| for k from the exponent gap
 // down to 0; every subtraction is exact (Sterbenz), which GLSL's mod(), a - b *
-// floor(a / b), is not.
+// floor(a / b), is not. |b| 2^gap is formed in three ldexp steps: GLSL lets
+// ldexp misbehave where 2^k alone overflows (a gap past 127 in float, 1023
+// in double: 1e20 and 1e-20), although the product fits. Each halving after
+// it is exact (the result is |b| 2^k, representable).
 X_T fmod_x(X_T a, X_T b) {
   if (isnan(a) || isnan(b) || isinf(a) || b == X_T(0)) return X_T(kNaN);
   X_T r = abs(a), d = abs(b);
@@ -35,9 +38,11 @@ X_T fmod_x(X_T a, X_T b) {
   int er, ed;
   frexp(r, er);
   frexp(d, ed);
-  for (int k = er - ed; k >= 0; --k) {
-    X_T s = ldexp(d, k);
+  int gap = er - ed, third = gap / 3;
+  X_T s = ldexp(ldexp(ldexp(d, third), third), gap - 2 * third);
+  for (int k = gap; k >= 0; --k) {
     if (r >= s) r -= s;
+    s *= X_T(0.5);
   }
   return sign_bit(a) ? -r : r;
 }

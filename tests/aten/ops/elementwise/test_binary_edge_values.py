@@ -55,6 +55,24 @@ def test_float_special_values(fn, dtype, no_fallback):
     same(fn, *pairs(SPECIAL, dtype), zero_ties=fn not in (torch.maximum, torch.minimum))
 
 
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float32, torch.float64], ids=str)
+@pytest.mark.parametrize("fn", [torch.fmod, torch.remainder], ids=["fmod", "remainder"])
+def test_remainders_across_the_exponent_range(fn, dtype, no_fallback):
+    # Exponent gaps past 128 (float) and 1024 (double), where GLSL's ldexp
+    # is undefined. Against C's fmod (Python's math.fmod and %, in double):
+    # the CPU's vectorized loop divides first and returns NaN there.
+    if not f64_ok(dtype):
+        pytest.skip("no float64 on this device")
+    big = [1e30, -3.3e37, 7e20] if dtype != torch.float64 else [1e300, -3.3e307, 7e200]
+    small = [3e-30, 1.7e-20, -2.9e-37] if dtype != torch.float64 else [3e-300, 1.7e-200, -2.9e-307]
+    a, b = pairs(big + small + [1.5, -2.0], dtype)
+    exact = math.fmod if fn is torch.fmod else (lambda x, y: x % y)
+    expected = torch.tensor([exact(x, y) for x, y in zip(a.double().tolist(), b.double().tolist())],
+                            dtype=torch.float64).to(dtype)
+    actual = fn(a.to("vulkan"), b.to("vulkan")).cpu()
+    torch.testing.assert_close(actual, expected, rtol=1e-6, atol=0)
+
+
 @pytest.mark.parametrize("dtype", FLOATS, ids=str)
 def test_maximum_of_zeros(dtype, no_fallback):
     if not f64_ok(dtype):
