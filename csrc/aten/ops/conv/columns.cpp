@@ -60,11 +60,12 @@ at::Tensor columns(const at::Tensor& input, const Geometry& g) {
       .reshape({g.batch, g.groups, g.group_channels() * g.taps(), g.positions()});
 }
 
-at::Tensor add_columns(const at::Tensor& grad_columns, const Geometry& g) {
+at::Tensor add_columns(const at::Tensor& grad_columns, const Geometry& g, c10::ScalarType result) {
   at::Tensor apart = grad_columns.view(column_sizes(g));
   std::vector<int64_t> padded_sizes = {g.batch, g.channels};
   for (int64_t d = 0; d < g.dims(); ++d) padded_sizes.push_back(g.in[d] + 2 * g.padding[d]);
-  at::Tensor padded = at::zeros(padded_sizes, grad_columns.options());
+  c10::ScalarType sums = result == c10::kHalf || result == c10::kBFloat16 ? c10::kFloat : result;
+  at::Tensor padded = at::zeros(padded_sizes, grad_columns.options().dtype(sums));
   std::vector<int64_t> sizes = window_sizes(g), strides = window_strides(padded, g);
   std::vector<int64_t> tap(g.dims(), 0);
   for (int64_t t = 0; t < g.taps(); ++t) {
@@ -80,7 +81,8 @@ at::Tensor add_columns(const at::Tensor& grad_columns, const Geometry& g) {
   at::Tensor grad_input = padded;
   for (int64_t d = 0; d < g.dims(); ++d)
     grad_input = grad_input.narrow(d + 2, g.padding[d], g.in[d]);
-  return grad_input.contiguous();
+  return grad_input.to(result, /*non_blocking=*/false, /*copy=*/false,
+                       at::MemoryFormat::Contiguous);
 }
 
 }  // namespace torchvulkan::conv

@@ -35,7 +35,8 @@ at::Tensor columns(const at::Tensor& input, const Geometry& g);
 
 // The input [N, C, in...] whose columns() gradient is `grad_columns`
 // ([N, G, C / G * taps, positions]): each column added back where it came
-// from (col2im).
-at::Tensor add_columns(const at::Tensor& grad_columns, const Geometry& g);
+// from (col2im), as `result`. Sums for 16-bit results are kept in float32
+// and rounded once, as the CPU's float32 reference is.
+at::Tensor add_columns(const at::Tensor& grad_columns, const Geometry& g, c10::ScalarType result);
 
 }  // namespace torchvulkan::conv

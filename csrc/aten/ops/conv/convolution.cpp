@@ -8,12 +8,14 @@
 // plain convolution from its output back to its input, and its gradients are
 // that convolution and its weight gradient.
 #include <ATen/ops/bmm.h>
+#include <ATen/ops/empty.h>
 #include <ATen/ops/matmul.h>
 #include <torch/library.h>
 
 #include <vector>
 
 #include "aten/ops/conv/columns.h"
+#include "aten/ops/matmul/gemm.h"
 
 namespace torchvulkan {
 namespace {
@@ -53,13 +55,27 @@ at::Tensor product(const at::Tensor& input, const at::Tensor& weight, const Geom
       .view(batch_channels_then(g.batch, g.outputs, g.out));
 }
 
+bool is_16_bit(const at::Tensor& t) {
+  return t.scalar_type() == at::kHalf || t.scalar_type() == at::kBFloat16;
+}
+
 // The gradient of product() for its input, from `grad` ([N, O, out...]):
-// the columns' gradient, added back into the input (col2im).
-at::Tensor input_gradient(const at::Tensor& grad, const at::Tensor& weight, const Geometry& g) {
-  return conv::add_columns(
-      at::matmul(weight_matrix(weight, g).transpose(-1, -2),
-                 grad.reshape({g.batch, g.groups, g.group_outputs(), g.positions()})),
-      g);
+// the columns' gradient, added back into the input (col2im), as `result`.
+// 16-bit products are written unrounded (float32 columns, one product per
+// group) and rounded once after col2im's sums, as a float32 computation
+// would be: rounding the columns and then each partial sum put bfloat16
+// transposed convolutions up to 0.94 off that where the taps' sums cancel
+// (H100, OpInfo's samples).
+at::Tensor input_gradient(const at::Tensor& grad, const at::Tensor& weight, const Geometry& g,
+                          c10::ScalarType result) {
+  at::Tensor w = weight_matrix(weight, g).transpose(-1, -2)[0];
+  at::Tensor gr = grad.reshape({g.batch, g.groups, g.group_outputs(), g.positions()});
+  if (!is_16_bit(grad)) return conv::add_columns(at::matmul(w, gr), g, result);
+  at::Tensor columns = at::empty({g.batch, g.groups, w.size(1), g.positions()},
+                                 grad.options().dtype(at::kFloat));
+  for (int64_t i = 0; i < g.groups; ++i)
+    gemm(w[i], gr.select(1, i), columns.select(1, i), at::Tensor(), 1, 0);
+  return conv::add_columns(columns, g, result);
 }
 
 // The gradient of product() for the weight: the sum over n and l of
@@ -99,18 +115,21 @@ at::Tensor convolution(const at::Tensor& input, const at::Tensor& weight,
                        const std::optional<at::Tensor>& bias, at::IntArrayRef stride,
                        at::IntArrayRef padding, at::IntArrayRef dilation, bool transposed,
                        at::IntArrayRef output_padding, int64_t groups) {
+  // A 16-bit transposed convolution adds its bias before the one rounding.
+  c10::ScalarType type = input.scalar_type();
   at::Tensor out =
       transposed
           ? input_gradient(input, weight,
                            transposed_geometry(input, weight, stride, padding, dilation,
-                                               output_padding, groups))
+                                               output_padding, groups),
+                           is_16_bit(input) ? at::kFloat : type)
           : product(input, weight, geometry(input, weight, stride, padding, dilation, groups));
   if (bias && bias->defined()) {
     std::vector<int64_t> shape(out.dim(), 1);
     shape[1] = out.size(1);
     out.add_(bias->view(shape));
   }
-  return out;
+  return out.scalar_type() == type ? out : out.to(type);
 }
 
 std::tuple<at::Tensor, at::Tensor, at::Tensor> convolution_backward(
@@ -132,7 +151,8 @@ std::tuple<at::Tensor, at::Tensor, at::Tensor> convolution_backward(
     if (output_mask[1]) grad_weight = weight_gradient(input, grad_output, weight, g);
   } else {
     Geometry g = geometry(input, weight, stride, padding, dilation, groups);
-    if (output_mask[0]) grad_input = input_gradient(grad_output, weight, g);
+    if (output_mask[0])
+      grad_input = input_gradient(grad_output, weight, g, grad_output.scalar_type());
     if (output_mask[1]) grad_weight = weight_gradient(grad_output, input, weight, g);
   }
   return {grad_input, grad_weight, grad_bias};

@@ -330,6 +330,12 @@ std::map<std::string, int64_t> gemm_tier_counts() {
 void gemm(const at::Tensor& a, const at::Tensor& b, const at::Tensor& out, const at::Tensor& bias,
           const c10::Scalar& alpha, const c10::Scalar& beta, Epilogue epilogue) {
   if (out.numel() == 0) return;
+  if (a.scalar_type() != out.scalar_type()) {
+    TORCH_INTERNAL_ASSERT(out.scalar_type() == c10::kFloat && b.scalar_type() == a.scalar_type() &&
+                          (a.scalar_type() == c10::kHalf || a.scalar_type() == c10::kBFloat16));
+    launch_gemm(a, b, out, bias, alpha, beta, epilogue, a.scalar_type());
+    return;
+  }
   auto precision = at::globalContext().float32MatmulPrecision();
   if (out.scalar_type() == c10::kFloat && a.size(-1) > 0 &&
       bf16_route(device_for(out), precision)) {

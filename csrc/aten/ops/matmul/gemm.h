@@ -10,6 +10,8 @@ enum class Epilogue { none = 0, relu = 1, gelu = 2 };
 
 // out = act(alpha * a @ b + beta * bias) for 2-D [M, K] x [K, N] or batched
 // 3-D operands, any strides; `bias` (optional) is broadcast to out's shape.
+// a and b share out's dtype, or are float16 or bfloat16 for a float32 out
+// (the sums unrounded).
 void gemm(const at::Tensor& a, const at::Tensor& b, const at::Tensor& out, const at::Tensor& bias,
           const c10::Scalar& alpha, const c10::Scalar& beta, Epilogue epilogue = Epilogue::none);
 
