@@ -430,11 +430,14 @@ void main() {
     if (t >= outputs * parts) return;
     int64_t part = t / outputs;
     int64_t o = t - part * outputs;
+    // The part's end as r + chunk, as columns() has it: written as
+    // min(reduce_size, (part + 1) * chunk), NVIDIA's compiler (driver
+    // 580.159.04) made every part run to reduce_size (H100, 2026-12-05).
     int64_t chunk = (reduce_size + parts - 1) / parts;
-    int64_t end = min(reduce_size, (part + 1) * chunk);
+    int64_t r = part * chunk, end = min(reduce_size, r + chunk);
     uint64_t base = args.source + uint64_t(offset_of(p, o, 5, 5 + n_kept, n_kept));
     Acc acc = start();
-    for (int64_t r = part * chunk; r < end; ++r) {
+    for (; r < end; ++r) {
       acc = add(acc, element(X_load(base + uint64_t(offset_of(p, r, red_sizes, red_sizes + n_red, n_red)))));
     }
     if (parts > 1) {

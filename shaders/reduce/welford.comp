@@ -105,10 +105,10 @@ void main() {
     int64_t part = t / outputs;
     int64_t o = t - part * outputs;
     int64_t chunk = (reduce_size + parts - 1) / parts;
-    int64_t end = min(reduce_size, (part + 1) * chunk);
+    int64_t r = part * chunk, end = min(reduce_size, r + chunk);  // see reduce.comp
     uint64_t base = args.source + uint64_t(offset_of(p, o, 5, 5 + n_kept, n_kept));
     ACC_T shift = ACC_T(X_load(base));
-    for (int64_t r = part * chunk; r < end; ++r) {
+    for (; r < end; ++r) {
       s = push(s, ACC_T(X_load(base + uint64_t(offset_of(p, r, red_sizes, red_sizes + n_red, n_red)))) - shift);
     }
     write(p, o, n_kept, n_red, s, shift, parts, part);

@@ -60,7 +60,11 @@ def test_polygamma(n, dtype, no_fallback):
              [("polygamma", f"polygamma_n_{n}") for n in range(5)] + [("special.polygamma", "special_polygamma_n_0")],
              variants=["functional"])
 def test_opinfo(op, dtype, variant, no_fallback):
-    check_op(op, dtype, variant)
+    # 16-bit inputs are computed in float32 here, as on CUDA: compared with
+    # the CPU's float32 result, rounded. The CPU's own float16 loop strays
+    # (special.i0e: 2 of the float16 values in [-12, 12] off float64's
+    # rounding, this device none; H100 and lavapipe, 2026-12-05).
+    check_op(op, dtype, variant, upcast_16_bit=True)
 
 
 INF, NAN = float("inf"), float("nan")
