@@ -14,7 +14,7 @@ at::Tensor five_d(at::Tensor t) {
 
 void launch_volume(const std::string& kernel, bool forward, const at::Tensor& input_side,
                    const at::Tensor& output_side, const std::vector<int64_t>& extra,
-                   const at::Tensor& indices) {
+                   const at::Tensor& indices, std::span<const at::Tensor> reads) {
   at::Tensor in = five_d(input_side), out = five_d(output_side);
   uint64_t invocations = static_cast<uint64_t>((forward ? out : in).numel());
   if (invocations == 0) return;
@@ -31,6 +31,7 @@ void launch_volume(const std::string& kernel, bool forward, const at::Tensor& in
     words.insert(words.end(), idx.strides().begin(), idx.strides().end());
     accesses.push_back(span_of(idx, forward));
   }
+  for (const at::Tensor& t : reads) accesses.push_back(span_of(t, false));
   words.insert(words.end(), extra.begin(), extra.end());
   launch_with_params(device_for(in), kernel + "." + dtype_name(in.scalar_type()), words,
                      invocations, accesses);

@@ -5,6 +5,7 @@
 #include <ATen/core/Tensor.h>
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -21,9 +22,11 @@ at::Tensor five_d(at::Tensor t);
 // side's D, H, W, the output side's, each side's five strides (elements)
 // (shaders/common/volume.glsl reads these), then, where `indices` is given
 // (max pooling's int64 companion of the output side, written forward), its
-// address and five strides, then `extra`.
+// address and five strides, then `extra`. `reads`: the tensors whose
+// addresses `extra` passes, which the kernel reads (declared, so that the
+// stream orders the launch after their writers).
 void launch_volume(const std::string& kernel, bool forward, const at::Tensor& input_side,
                    const at::Tensor& output_side, const std::vector<int64_t>& extra,
-                   const at::Tensor& indices = {});
+                   const at::Tensor& indices = {}, std::span<const at::Tensor> reads = {});
 
 }  // namespace torchvulkan

@@ -71,8 +71,8 @@ at::Tensor input_gradient(const at::Tensor& grad, const at::Tensor& weight, cons
   at::Tensor w = weight_matrix(weight, g).transpose(-1, -2)[0];
   at::Tensor gr = grad.reshape({g.batch, g.groups, g.group_outputs(), g.positions()});
   if (!is_16_bit(grad)) return conv::add_columns(at::matmul(w, gr), g, result);
-  at::Tensor columns = at::empty({g.batch, g.groups, w.size(1), g.positions()},
-                                 grad.options().dtype(at::kFloat));
+  at::Tensor columns =
+      at::empty({g.batch, g.groups, w.size(1), g.positions()}, grad.options().dtype(at::kFloat));
   for (int64_t i = 0; i < g.groups; ++i)
     gemm(w[i], gr.select(1, i), columns.select(1, i), at::Tensor(), 1, 0);
   return conv::add_columns(columns, g, result);

@@ -40,7 +40,11 @@ void fractional(int64_t spatial, const at::Tensor& self, at::IntArrayRef kernel_
   std::vector<int64_t> extra = {k[0],        k[1],        k[2],       int64_t(address_of(s)),
                                 s.stride(0), s.stride(1), s.stride(2)};
   extra.insert(extra.end(), slots.begin(), slots.end());
-  pool::launch("max_pool.fractional", true, spatial, self, out, extra, indices);
+  // The samples are read through their address: declared, or the kernel
+  // could run before their upload lands (45% of the outputs wrong once in
+  // two runs on an H100, never on lavapipe).
+  at::Tensor reads[] = {s};
+  pool::launch("max_pool.fractional", true, spatial, self, out, extra, indices, reads);
 }
 
 std::tuple<at::Tensor, at::Tensor> pool2d(const at::Tensor& self, at::IntArrayRef kernel_size,

@@ -24,9 +24,9 @@ std::array<int64_t, 3> per_dim(at::IntArrayRef value, int64_t spatial, int64_t f
 
 void launch(const std::string& kernel, bool forward, int64_t spatial, const at::Tensor& input_side,
             const at::Tensor& output_side, const std::vector<int64_t>& extra,
-            const at::Tensor& indices) {
+            const at::Tensor& indices, std::span<const at::Tensor> reads) {
   launch_volume(kernel, forward, batched(input_side, spatial), batched(output_side, spatial), extra,
-                indices.defined() ? batched(indices, spatial) : indices);
+                indices.defined() ? batched(indices, spatial) : indices, reads);
 }
 
 void scatter_backward(const at::Tensor& grad_output, const at::Tensor& indices,

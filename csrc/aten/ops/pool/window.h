@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -21,10 +22,10 @@ std::array<int64_t, 3> per_dim(at::IntArrayRef value, int64_t spatial, int64_t f
 // output side with `spatial` dimensions ([C, spatial...] is one batch):
 // forward, one invocation per output element, else one per grad_input
 // element; `extra` follows the sides' words (and `indices`', max pooling's,
-// written forward).
+// written forward); `reads` as launch_volume's.
 void launch(const std::string& kernel, bool forward, int64_t spatial, const at::Tensor& input_side,
             const at::Tensor& output_side, const std::vector<int64_t>& extra,
-            const at::Tensor& indices = {});
+            const at::Tensor& indices = {}, std::span<const at::Tensor> reads = {});
 
 // Max pooling's backward: each output's gradient added at its index in its
 // plane of grad_input (a native scatter_add).
