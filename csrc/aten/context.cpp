@@ -35,12 +35,27 @@ rt::Device& device_for(const at::TensorBase& tensor) {
   return device(tensor.device().index());
 }
 
+namespace {
+// Every tensor a kernel reads or writes passes through address_of or
+// span_of: one with host memory (a CPU weight, target or index tensor next
+// to vulkan inputs) is refused here, with the message CUDA gives, instead of
+// handing the kernel a host pointer (on lavapipe, where device addresses are
+// host addresses, a kernel writing through one corrupted the heap).
+uint64_t device_address(const at::TensorBase& tensor) {
+  TORCH_CHECK(tensor.device().type() == c10::DeviceType::PrivateUse1,
+              "Expected all tensors to be on the same device, but found at least two devices, "
+              "vulkan and ",
+              tensor.device(), "!");
+  return reinterpret_cast<uint64_t>(tensor.const_data_ptr());
+}
+}  // namespace
+
 uint64_t address_of(const at::TensorBase& tensor) {
-  return tensor.defined() ? reinterpret_cast<uint64_t>(tensor.const_data_ptr()) : 0;
+  return tensor.defined() ? device_address(tensor) : 0;
 }
 
 rt::Access span_of(const at::TensorBase& tensor, bool write) {
-  auto base = reinterpret_cast<uint64_t>(tensor.const_data_ptr());
+  uint64_t base = device_address(tensor);
   int64_t low = 0, high = 0;
   for (int64_t d = 0; d < tensor.dim(); ++d) {
     int64_t extent =

@@ -5,6 +5,7 @@
 #include <ATen/core/Reduction.h>
 #include <ATen/ops/div.h>
 #include <ATen/ops/empty.h>
+#include <ATen/ops/empty_like.h>
 #include <ATen/ops/nll_loss_backward_meta.h>
 #include <ATen/ops/nll_loss_forward_meta.h>
 #include <torch/library.h>
@@ -75,6 +76,14 @@ void forward(const at::Tensor& self, const at::Tensor& target, const at::Tensor&
 void backward(const at::Tensor& grad_output, const at::Tensor& self, const at::Tensor& target,
               const at::Tensor& weight_in, int64_t reduction, int64_t ignore_index,
               const at::Tensor& total_weight, const at::Tensor& grad_input) {
+  // The kernel writes [N, C] densely: an out= grad_input of other strides
+  // takes the result through a contiguous one.
+  if (!grad_input.is_contiguous()) {
+    at::Tensor dense = at::empty_like(grad_input, at::MemoryFormat::Contiguous);
+    backward(grad_output, self, target, weight_in, reduction, ignore_index, total_weight, dense);
+    grad_input.copy_(dense);
+    return;
+  }
   grad_input.zero_();
   at::Tensor weight = weight_in.defined() ? weight_in.contiguous() : weight_in;
   at::Tensor grad = grad_output.contiguous();
