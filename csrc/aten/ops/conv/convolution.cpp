@@ -61,20 +61,21 @@ bool is_16_bit(const at::Tensor& t) {
 
 // The gradient of product() for its input, from `grad` ([N, O, out...]):
 // the columns' gradient, added back into the input (col2im), as `result`.
-// 16-bit products are written unrounded (float32 columns, one product per
-// group) and rounded once after col2im's sums, as a float32 computation
-// would be: rounding the columns and then each partial sum put bfloat16
-// transposed convolutions up to 0.94 off that where the taps' sums cancel
-// (H100, OpInfo's samples).
+// 16-bit products are written unrounded (float32 columns, from one batched
+// product over N * G, the weight repeated as at::matmul's broadcast does)
+// and rounded once after col2im's sums, as CUDA accumulates in float32; the
+// CPU rounds the columns and each partial sum in 16 bits.
 at::Tensor input_gradient(const at::Tensor& grad, const at::Tensor& weight, const Geometry& g,
                           c10::ScalarType result) {
-  at::Tensor w = weight_matrix(weight, g).transpose(-1, -2)[0];
+  at::Tensor w = weight_matrix(weight, g).transpose(-1, -2);
   at::Tensor gr = grad.reshape({g.batch, g.groups, g.group_outputs(), g.positions()});
   if (!is_16_bit(grad)) return conv::add_columns(at::matmul(w, gr), g, result);
+  int64_t rows = w.size(-2), batches = g.batch * g.groups;
   at::Tensor columns =
-      at::empty({g.batch, g.groups, w.size(1), g.positions()}, grad.options().dtype(at::kFloat));
-  for (int64_t i = 0; i < g.groups; ++i)
-    gemm(w[i], gr.select(1, i), columns.select(1, i), at::Tensor(), 1, 0);
+      at::empty({g.batch, g.groups, rows, g.positions()}, grad.options().dtype(at::kFloat));
+  gemm(w.expand({g.batch, g.groups, rows, g.group_outputs()}).reshape({batches, rows, -1}),
+       gr.reshape({batches, g.group_outputs(), g.positions()}),
+       columns.view({batches, rows, g.positions()}), at::Tensor(), 1, 0);
   return conv::add_columns(columns, g, result);
 }
 
