@@ -26,6 +26,8 @@ X_T op(X_T x) { return bessel_k(x, 1, false); }
 X_T op(X_T x) { return bessel_k(x, 0, true); }
 #elif defined(OP_bessel_k1e)
 X_T op(X_T x) { return bessel_k(x, 1, true); }
+#elif defined(OP_airy_ai)
+X_T op(X_T x) { return airy_ai(x); }
 #elif defined(OP_spherical_bessel_j0)
 X_T op(X_T x) { return spherical_bessel_j0(x); }
 #elif defined(OP_entr)  // -x log x, 0 at 0, -inf below

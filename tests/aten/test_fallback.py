@@ -1,8 +1,8 @@
 """The CPU fallback for ops without a Vulkan kernel: warnings, counts, strict mode.
 
 Ops keep gaining native kernels, so the warning/count/strict tests use ops
-that are far from getting one (nextafter, special.airy_ai), and check
-first, through the dispatcher, that they still have none: a test that
+that are far from getting one (nextafter; torch.fft.rfft, as the FFTs need
+complex kernels), and check first, through the dispatcher, that they still have none: a test that
 silently stopped exercising the fallback would pass while testing nothing.
 Every dense view op of ATen has a vulkan kernel, so the view guard is tested
 with a view op defined here with a CPU kernel only.
@@ -34,7 +34,7 @@ def _not_native(*ops):
 
 @pytest.fixture(autouse=True)
 def _fallback_ops_have_no_kernel():
-    _not_native("aten::nextafter", "aten::special_airy_ai")
+    _not_native("aten::nextafter", "aten::_fft_r2c")
 
 
 def _pair():
@@ -86,13 +86,13 @@ def test_warns_once_per_op_and_counts():
 
     with warnings.catch_warnings(record=True) as record:
         warnings.simplefilter("always")
-        torch.special.airy_ai(x)
+        torch.fft.rfft(x)
     second = _fallback_warnings(record)
-    assert len(second) == 1 and "aten::special_airy_ai" in second[0]
+    assert len(second) == 1 and "aten::_fft_r2c" in second[0]
 
     counts = torchvulkan.fallback_counts()
     assert counts[_key(counts, "aten::nextafter")] == 3
-    assert counts[_key(counts, "aten::special_airy_ai")] == 1
+    assert counts[_key(counts, "aten::_fft_r2c")] == 1
 
 
 def test_add_counts_when_not_native(quiet_fallback):
@@ -109,8 +109,8 @@ def test_add_counts_when_not_native(quiet_fallback):
 def test_pytest_warns_first_call():
     torchvulkan.reset_fallback_counts()
     _, _, x, y = _pair()
-    with pytest.warns(UserWarning, match="aten::special_airy_ai.*no native Vulkan kernel"):
-        torch.special.airy_ai(x)
+    with pytest.warns(UserWarning, match="aten::_fft_r2c.*no native Vulkan kernel"):
+        torch.fft.rfft(x)
 
 
 def test_reset_fallback_counts(quiet_fallback):
@@ -160,8 +160,8 @@ def test_strict_mode_raises_naming_the_op(monkeypatch):
     monkeypatch.setenv("TORCHVULKAN_STRICT", "1")
     with pytest.raises(RuntimeError, match=r"aten::nextafter.*TORCHVULKAN_STRICT"):
         torch.nextafter(x, y)
-    with pytest.raises(RuntimeError, match="aten::special_airy_ai"):
-        torch.special.airy_ai(x)
+    with pytest.raises(RuntimeError, match="aten::_fft_r2c"):
+        torch.fft.rfft(x)
     # strict is read at each call
     monkeypatch.setenv("TORCHVULKAN_STRICT", "0")
     with warnings.catch_warnings():
@@ -170,8 +170,8 @@ def test_strict_mode_raises_naming_the_op(monkeypatch):
     monkeypatch.delenv("TORCHVULKAN_STRICT")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        got = torch.special.airy_ai(x).cpu()
-    assert torch.equal(got, torch.special.airy_ai(a))
+        got = torch.fft.rfft(x).cpu()
+    assert torch.equal(got, torch.fft.rfft(a))
 
 
 def test_strict_does_not_count(monkeypatch):

@@ -1,5 +1,5 @@
 // torch.special's Bessel functions (J, Y and K of orders 0 and 1, K scaled,
-// the spherical j0, I0 and I1 through i0/i1's kernels), erfcx, log_ndtr,
+// the spherical j0, I0 and I1 through i0/i1's kernels), Airy's Ai, erfcx, log_ndtr,
 // entr, xlog1py, zeta, the regularized incomplete gamma functions, the
 // orthogonal polynomials and the reparameterized gradients of Gamma and
 // Dirichlet samples (shaders/elementwise/special_functions.glsl).
@@ -7,6 +7,7 @@
 // compute float32 and float64, as the CPU's and CUDA's do.
 #include <ATen/ops/igamma_meta.h>
 #include <ATen/ops/igammac_meta.h>
+#include <ATen/ops/special_airy_ai_meta.h>
 #include <ATen/ops/special_bessel_j0_meta.h>
 #include <ATen/ops/special_bessel_j1_meta.h>
 #include <ATen/ops/special_bessel_y0_meta.h>
@@ -81,6 +82,7 @@ SPECIAL_UNARY(special_modified_bessel_k1, "special", bessel_k1, false)
 SPECIAL_UNARY(special_scaled_modified_bessel_k0, "special", bessel_k0e, false)
 SPECIAL_UNARY(special_scaled_modified_bessel_k1, "special", bessel_k1e, false)
 SPECIAL_UNARY(special_spherical_bessel_j0, "special", spherical_bessel_j0, false)
+SPECIAL_UNARY(special_airy_ai, "special", airy_ai, false)
 SPECIAL_UNARY(special_entr, "special", entr, true)
 SPECIAL_UNARY(special_erfcx, "special", erfcx, false)
 SPECIAL_UNARY(special_log_ndtr, "special", log_ndtr, false)
@@ -157,6 +159,7 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   REGISTER_FUNCTIONAL_OUT(special_scaled_modified_bessel_k0)
   REGISTER_FUNCTIONAL_OUT(special_scaled_modified_bessel_k1)
   REGISTER_FUNCTIONAL_OUT(special_spherical_bessel_j0)
+  REGISTER_FUNCTIONAL_OUT(special_airy_ai)
   REGISTER_FUNCTIONAL_OUT(special_entr)
   REGISTER_FUNCTIONAL_OUT(special_erfcx)
   REGISTER_FUNCTIONAL_OUT(special_log_ndtr)

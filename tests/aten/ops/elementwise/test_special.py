@@ -14,6 +14,8 @@ samples:
   switches to closed forms, and the reparameterized gradients of Gamma and
   Dirichlet samples (_standard_gamma_grad, _dirichlet_grad)."""
 
+import math
+
 import pytest
 import torch
 
@@ -334,3 +336,32 @@ def test_special_opinfo(op, dtype, variant, no_fallback):
     # (the shader compiler may fuse x * q - k * p) came out as 3e-5 relative.
     tolerances = {torch.float32: (1e-4, 1e-5)} if "polynomial" in op.name else None
     check_op(op, dtype, variant, tolerances)
+
+
+@parametrize(["special.airy_ai"], variants=["functional"])
+def test_airy_ai_opinfo(op, dtype, variant, no_fallback):
+    # The CPU's float64 Ai strays up to 6e-6 between -7 and -2 (against
+    # mpmath, where this device's is within 2e-15): float64 is held to the
+    # CPU at that, and to mpmath tightly below.
+    check_op(op, dtype, variant, tolerances={torch.float64: (0, 1e-5)})
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64], ids=str)
+def test_airy_ai_against_mpmath(dtype, no_fallback):
+    # Each regime of special_functions.glsl's airy_ai and its seams (2, -7,
+    # -10), against mpmath, relative to the local size of Ai (its amplitude
+    # 1 / (sqrt(pi) |x|^(1/4)) where it oscillates). The CPU's float64 strays
+    # 6e-6 between -7 and -2, so mpmath is the reference.
+    mpmath = pytest.importorskip("mpmath")
+    x = torch.cat([torch.linspace(-60, 30, 1801, dtype=torch.float64),
+                   torch.tensor([0.0, -0.0, 1e-30, 2.0, 2.0 + 1e-9, -7.0, -10.0, -10.0 - 1e-9, 100.0])]).to(dtype)
+    exact = torch.tensor([float(mpmath.airyai(v)) for v in x.tolist()], dtype=torch.float64)
+    size = torch.where(x < 0, 1 / (math.sqrt(math.pi) * x.double().abs().clamp(min=1) ** 0.25), exact.abs())
+    actual = torch.special.airy_ai(x.to("vulkan")).cpu().double()
+    bound = 1e-12 if dtype == torch.float64 else 4e-6
+    near = (x.double().abs() <= 10) & (size > 1e-30)  # float32's phase of zeta loses digits further out
+    far = (x.double() < -10)
+    assert ((actual - exact).abs() / size)[near].max() <= bound
+    assert ((actual - exact).abs() / size)[far].max() <= (1e-12 if dtype == torch.float64 else 1e-4)
+    special = torch.tensor([float("nan"), float("inf"), -float("inf")], dtype=dtype)
+    assert torch.special.airy_ai(special.to("vulkan")).cpu().isnan().all()  # as the CPU
