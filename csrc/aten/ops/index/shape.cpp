@@ -1,7 +1,8 @@
 // Shape ops: cat (one launch for contiguous inputs of the output's dtype,
 // shaders/index/cat.comp; otherwise one copy per input into its slice of the
 // output, which also converts dtypes), tril/triu, roll (ATen's formula: cat of two slices),
-// channel_shuffle (a transposed view, copied) and the unfold view that repeat needs.
+// channel_shuffle (a transposed view, copied), the unfold view that repeat needs and
+// unfold's gradient.
 #include <ATen/MemoryOverlap.h>
 #include <ATen/native/TensorShape.h>
 #include <ATen/ops/arange.h>
@@ -10,6 +11,7 @@
 #include <ATen/ops/tril_meta.h>
 #include <ATen/ops/triu_meta.h>
 #include <ATen/ops/unfold_native.h>
+#include <ATen/ops/zeros.h>
 #include <torch/library.h>
 
 #include "aten/context.h"
@@ -179,6 +181,24 @@ at::Tensor channel_shuffle(const at::Tensor& self, int64_t groups) {
       .contiguous(self.suggest_memory_format());
 }
 
+// The gradient of x.unfold(dim, size, step), whose window i, offset k (the
+// last dim) is x's element i * step + k along dim: offset k's slice of
+// `grad` added at positions k, k + step, ... of dim, one strided add per
+// offset (windows overlap where step < size).
+at::Tensor unfold_backward(const at::Tensor& grad, c10::SymIntArrayRef input_sizes, int64_t dim,
+                           int64_t size, int64_t step) {
+  std::vector<int64_t> sizes = C10_AS_INTARRAYREF_SLOW(input_sizes).vec();
+  if (sizes.empty()) return grad.sum(-1);  // a 0-dim x: size is 0 or 1
+  int64_t d = c10::maybe_wrap_dim(dim, static_cast<int64_t>(sizes.size()));
+  at::Tensor out = at::zeros(sizes, grad.options());
+  std::vector<int64_t> window_sizes = sizes, window_strides = out.strides().vec();
+  window_sizes[d] = grad.size(d);
+  window_strides[d] *= step;
+  for (int64_t k = 0; k < size; ++k)
+    out.as_strided(window_sizes, window_strides, k * out.stride(d)).add_(grad.select(-1, k));
+  return out;
+}
+
 }  // namespace
 
 TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
@@ -189,6 +209,7 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("roll", roll);
   m.impl("channel_shuffle", channel_shuffle);
   m.impl("unfold", at::native::unfold);
+  m.impl("unfold_backward", unfold_backward);
 }
 
 }  // namespace torchvulkan

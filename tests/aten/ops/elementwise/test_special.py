@@ -11,8 +11,9 @@ samples:
   700, erfcx and log_ndtr far into both tails, the incomplete gamma
   functions on both sides of the series/fraction switch, zeta for real
   orders, the orthogonal polynomials across the degrees where the CPU
-  switches to closed forms, and the reparameterized gradients of Gamma and
-  Dirichlet samples (_standard_gamma_grad, _dirichlet_grad)."""
+  switches to closed forms, the reparameterized gradients of Gamma and
+  Dirichlet samples (_standard_gamma_grad, _dirichlet_grad), and Airy's Ai
+  against mpmath across its three regimes."""
 
 import math
 

@@ -1,6 +1,7 @@
 import pytest
 import torch
 
+from tests.helpers import assert_forward_backward_match
 from tests.opinfo import check_op, parametrize
 
 OPS = ["cat", "stack", "flip", "roll", "tril", "triu", "repeat"]
@@ -72,3 +73,12 @@ def test_channel_shuffle(no_fallback):
                                torch.nn.functional.channel_shuffle(x, 3))
     with pytest.raises(RuntimeError, match="divisible by groups"):
         torch.nn.functional.channel_shuffle(x.to("vulkan"), 4)
+
+
+@pytest.mark.parametrize("shape,dim,size,step", [((10,), 0, 3, 2), ((10,), 0, 3, 3), ((11,), 0, 2, 4),
+                                                 ((4, 9, 3), 1, 4, 1), ((4, 9, 3), -1, 3, 1), ((5, 6), 0, 5, 2),
+                                                 ((), 0, 1, 1)], ids=str)
+def test_unfold_gradient(shape, dim, size, step, no_fallback):
+    # unfold_backward: overlapping windows (step < size) add up, gaps (step >
+    # size) get zero, any dim.
+    assert_forward_backward_match(lambda t: t.unfold(dim, size, step) * 1.5, torch.randn(shape))
