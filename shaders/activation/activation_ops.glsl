@@ -27,6 +27,13 @@ X_T op(X_T x) {
   X_T lo = x < X_SCALAR(0) ? X_SCALAR(0) : x;
   return lo > X_SCALAR(1) ? X_SCALAR(1) : lo;
 }
+#elif defined(OP_hardshrink)  // (lambd): 0 on [-lambd, lambd]
+X_T op(X_T x) { return x >= -X_SCALAR(0) && x <= X_SCALAR(0) ? X_T(0) : x; }
+#elif defined(OP_softshrink)  // (lambd): x -+ lambd outside [-lambd, lambd], else x * 0, as the CPU's scalar loop
+X_T op(X_T x) {
+  if (isnan(x)) return x;
+  return x > X_SCALAR(0) ? x - X_SCALAR(0) : (x < -X_SCALAR(0) ? x + X_SCALAR(0) : x * X_T(0));
+}
 #elif defined(OP_hardsigmoid)  // min(max(x + 3, 0), 6) / 6
 X_T op(X_T x) {
   X_T t = x + X_T(3);

@@ -52,6 +52,8 @@ X_T op(X_T grad, X_T x) {
 }
 #elif defined(OP_hardtanh_backward)  // (grad, self); (min, max)
 X_T op(X_T grad, X_T x) { return x <= X_SCALAR(0) || x >= X_SCALAR(1) ? X_T(0) : grad; }
+#elif defined(OP_shrink_backward)  // (grad, self); (lambd): hardshrink's and softshrink's
+X_T op(X_T grad, X_T x) { return x >= -X_SCALAR(0) && x <= X_SCALAR(0) ? X_T(0) : grad; }
 #elif defined(OP_hardsigmoid_backward)  // (grad, self)
 // ATen's 1/6 is a float constant, in double too; from its bits, since glslang
 // folds 1.0 / 6.0 in double and never rounds it to float.

@@ -4,12 +4,14 @@
 #include <ATen/native/Gelu.h>
 #include <ATen/ops/elu_backward_meta.h>
 #include <ATen/ops/gelu_backward_meta.h>
+#include <ATen/ops/hardshrink_backward_meta.h>
 #include <ATen/ops/hardsigmoid_backward_meta.h>
 #include <ATen/ops/leaky_relu_backward_meta.h>
 #include <ATen/ops/logit_backward_meta.h>
 #include <ATen/ops/sigmoid_backward_meta.h>
 #include <ATen/ops/silu_backward_meta.h>
 #include <ATen/ops/softplus_backward_meta.h>
+#include <ATen/ops/softshrink_backward_meta.h>
 #include <ATen/ops/tanh_backward_meta.h>
 #include <ATen/ops/threshold_backward_meta.h>
 #include <c10/core/Scalar.h>
@@ -136,6 +138,24 @@ Tensor& softplus_backward_out(const Tensor& grad, const Tensor& x, const Scalar&
                                                          grad_input, grad, x, beta, threshold);
 }
 
+// hardshrink's and softshrink's: the gradient passes outside [-lambd, lambd].
+auto shrink_backward_kernel(const Scalar& lambd) {
+  return kernel("activation_backward", "shrink_backward",
+                [=](auto t) { return Params{opmath_bits(lambd, t)}; });
+}
+#define SHRINK_BACKWARD(name)                                                                    \
+  Tensor name(const Tensor& grad, const Tensor& x, const Scalar& lambd) {                        \
+    return structured_functional<m::structured_##name>(shrink_backward_kernel(lambd), grad, x,   \
+                                                       lambd);                                   \
+  }                                                                                              \
+  Tensor& name##_out(const Tensor& grad, const Tensor& x, const Scalar& lambd,                   \
+                     Tensor& grad_input) {                                                       \
+    return structured_out<m::structured_##name>(shrink_backward_kernel(lambd), grad_input, grad, \
+                                                x, lambd);                                       \
+  }
+SHRINK_BACKWARD(hardshrink_backward)
+SHRINK_BACKWARD(softshrink_backward)
+
 // Bounds in the math type: the CPU kernel compares in float for bfloat16.
 auto hardtanh_backward_kernel(const Scalar& min, const Scalar& max) {
   return kernel("activation_backward", "hardtanh_backward", [=](auto t) {
@@ -201,6 +221,8 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   REGISTER_BACKWARD(m, leaky_relu_backward)
   REGISTER_BACKWARD(m, elu_backward)
   REGISTER_BACKWARD(m, softplus_backward)
+  REGISTER_BACKWARD(m, hardshrink_backward)
+  REGISTER_BACKWARD(m, softshrink_backward)
   REGISTER_BACKWARD(m, hardtanh_backward)
   REGISTER_BACKWARD(m, hardsigmoid_backward)
   REGISTER_BACKWARD(m, logit_backward)

@@ -6,11 +6,13 @@
 #include <ATen/ops/clamp_min_meta.h>
 #include <ATen/ops/elu_meta.h>
 #include <ATen/ops/gelu_meta.h>
+#include <ATen/ops/hardshrink_meta.h>
 #include <ATen/ops/hardsigmoid_meta.h>
 #include <ATen/ops/leaky_relu_meta.h>
 #include <ATen/ops/mish_meta.h>
 #include <ATen/ops/silu_meta.h>
 #include <ATen/ops/softplus_meta.h>
+#include <ATen/ops/softshrink_meta.h>
 #include <ATen/ops/threshold_meta.h>
 #include <torch/library.h>
 
@@ -118,6 +120,21 @@ Tensor& softplus_out(const Tensor& x, const Scalar& beta, const Scalar& threshol
                                                 threshold);
 }
 
+// hardshrink and softshrink: one parameter, lambd (softshrink's meta checks
+// it is not negative).
+auto shrink_kernel(std::string_view op, const Scalar& lambd) {
+  return kernel("activation", op, [=](auto t) { return Params{opmath_bits(lambd, t)}; });
+}
+#define SHRINK_FORMS(name)                                                                     \
+  Tensor name(const Tensor& x, const Scalar& lambd) {                                          \
+    return structured_functional<m::structured_##name>(shrink_kernel(#name, lambd), x, lambd); \
+  }                                                                                            \
+  Tensor& name##_out(const Tensor& x, const Scalar& lambd, Tensor& out) {                      \
+    return structured_out<m::structured_##name>(shrink_kernel(#name, lambd), out, x, lambd);   \
+  }
+SHRINK_FORMS(hardshrink)
+SHRINK_FORMS(softshrink)
+
 // hardtanh is clamp(x, min, max), its bounds truncated for integer tensors;
 // clamp rounds them to the tensor's dtype.
 std::pair<Scalar, Scalar> hardtanh_bounds(const Tensor& x, const Scalar& min, const Scalar& max) {
@@ -194,6 +211,10 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   REGISTER_FORMS(hardswish)
   REGISTER_FORMS(hardtanh)
   REGISTER_FORMS(threshold)
+  m.impl("hardshrink", hardshrink);
+  m.impl("hardshrink.out", hardshrink_out);
+  m.impl("softshrink", softshrink);
+  m.impl("softshrink.out", softshrink_out);
   m.impl("softplus", softplus);
   m.impl("softplus.out", softplus_out);
   m.impl("log_sigmoid_forward", log_sigmoid_forward);

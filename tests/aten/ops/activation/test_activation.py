@@ -10,7 +10,7 @@ OPS = ["nn.functional.relu", "nn.functional.leaky_relu", "nn.functional.elu",
        "nn.functional.selu", "nn.functional.celu", "nn.functional.gelu", "nn.functional.silu",
        "nn.functional.mish", "nn.functional.softplus", "nn.functional.hardtanh",
        "nn.functional.relu6", "nn.functional.hardsigmoid", "nn.functional.hardswish",
-       "nn.functional.threshold"]
+       "nn.functional.threshold", "nn.functional.hardshrink", "nn.functional.softshrink"]
 
 
 @parametrize(OPS)
@@ -36,6 +36,8 @@ ACTIVATIONS = {
     "hardsigmoid": F.hardsigmoid,
     "hardswish": F.hardswish,
     "threshold": lambda x: F.threshold(x, 0.3, -7.0),
+    "hardshrink": lambda x: F.hardshrink(x, 0.5),
+    "softshrink": lambda x: F.softshrink(x, 0.5),
 }
 # NaN, infinities, signed zeros, the kinks (0, +-3, hardtanh's bounds, the
 # threshold) and values past exp's range.

@@ -54,6 +54,8 @@ BACKWARD_OPS = {
                             None),
     "softplus_backward": (aten.softplus_backward, lambda g, x: (g, x, 2, 3), {}, None),
     "hardtanh_backward": (aten.hardtanh_backward, lambda g, x: (g, x, -0.5, 2.0), {}, None),
+    "hardshrink_backward": (aten.hardshrink_backward, lambda g, x: (g, x, 0.5), {}, None),
+    "softshrink_backward": (aten.softshrink_backward, lambda g, x: (g, x, 0.5), {}, None),
     "hardsigmoid_backward": (aten.hardsigmoid_backward, lambda g, x: (g, x), {}, None),
     "hardswish_backward": (aten.hardswish_backward, lambda g, x: (g, x), {}, None),
     "mish_backward": (aten.mish_backward, lambda g, x: (g, x), {}, None),
