@@ -38,7 +38,7 @@ at::Tensor masked_softmax(const at::Tensor& x, const at::Tensor& mask_in,
   if (type == 1) {
     TORCH_CHECK(x.size(0) == mask.size(0) && x.size(2) == mask.size(1),
                 "For mask_type == 1 mask shape should be (B, L)");
-    mask = mask.view({x.size(0), 1, 1, x.size(2)});
+    mask = mask.reshape({x.size(0), 1, 1, -1});
   } else if (type == 0) {
     TORCH_CHECK(x.size(2) == mask.size(0) && x.size(2) == mask.size(1),
                 "For mask_type == 0 mask shape should be (L, L)");
