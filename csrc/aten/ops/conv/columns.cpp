@@ -1,5 +1,6 @@
 #include "aten/ops/conv/columns.h"
 
+#include <ATen/OpMathType.h>
 #include <ATen/ops/constant_pad_nd.h>
 #include <ATen/ops/zeros.h>
 
@@ -64,8 +65,8 @@ at::Tensor add_columns(const at::Tensor& grad_columns, const Geometry& g, c10::S
   at::Tensor apart = grad_columns.view(column_sizes(g));
   std::vector<int64_t> padded_sizes = {g.batch, g.channels};
   for (int64_t d = 0; d < g.dims(); ++d) padded_sizes.push_back(g.in[d] + 2 * g.padding[d]);
-  c10::ScalarType sums = result == c10::kHalf || result == c10::kBFloat16 ? c10::kFloat : result;
-  at::Tensor padded = at::zeros(padded_sizes, grad_columns.options().dtype(sums));
+  at::Tensor padded =
+      at::zeros(padded_sizes, grad_columns.options().dtype(at::toOpMathType(result)));
   std::vector<int64_t> sizes = window_sizes(g), strides = window_strides(padded, g);
   std::vector<int64_t> tap(g.dims(), 0);
   for (int64_t t = 0; t < g.taps(); ++t) {

@@ -7,6 +7,7 @@
 // A transposed convolution is the input gradient of the
 // plain convolution from its output back to its input, and its gradients are
 // that convolution and its weight gradient.
+#include <ATen/OpMathType.h>
 #include <ATen/ops/bmm.h>
 #include <ATen/ops/empty.h>
 #include <ATen/ops/matmul.h>
@@ -55,10 +56,6 @@ at::Tensor product(const at::Tensor& input, const at::Tensor& weight, const Geom
       .view(batch_channels_then(g.batch, g.outputs, g.out));
 }
 
-bool is_16_bit(const at::Tensor& t) {
-  return t.scalar_type() == at::kHalf || t.scalar_type() == at::kBFloat16;
-}
-
 // The gradient of product() for its input, from `grad` ([N, O, out...]):
 // the columns' gradient, added back into the input (col2im), as `result`.
 // 16-bit products are written unrounded (float32 columns, from one batched
@@ -69,7 +66,8 @@ at::Tensor input_gradient(const at::Tensor& grad, const at::Tensor& weight, cons
                           c10::ScalarType result) {
   at::Tensor w = weight_matrix(weight, g).transpose(-1, -2);
   at::Tensor gr = grad.reshape({g.batch, g.groups, g.group_outputs(), g.positions()});
-  if (!is_16_bit(grad)) return conv::add_columns(at::matmul(w, gr), g, result);
+  if (at::toOpMathType(grad.scalar_type()) == grad.scalar_type())
+    return conv::add_columns(at::matmul(w, gr), g, result);
   int64_t rows = w.size(-2), batches = g.batch * g.groups;
   at::Tensor columns =
       at::empty({g.batch, g.groups, rows, g.positions()}, grad.options().dtype(at::kFloat));
@@ -123,7 +121,7 @@ at::Tensor convolution(const at::Tensor& input, const at::Tensor& weight,
           ? input_gradient(input, weight,
                            transposed_geometry(input, weight, stride, padding, dilation,
                                                output_padding, groups),
-                           is_16_bit(input) ? at::kFloat : type)
+                           at::toOpMathType(type))
           : product(input, weight, geometry(input, weight, stride, padding, dilation, groups));
   if (bias && bias->defined()) {
     std::vector<int64_t> shape(out.dim(), 1);

@@ -59,9 +59,8 @@ at::Tensor col2im(const at::Tensor& self, at::IntArrayRef output_size, at::IntAr
   int64_t taps = kernel_size[0] * kernel_size[1];
   conv::Geometry g = geometry(columns.size(0), columns.size(1) / taps, output_size, kernel_size,
                               dilation, padding, stride);
-  at::Tensor out =
-      conv::add_columns(columns.reshape({g.batch, 1, g.channels * taps, g.positions()}), g,
-                        self.scalar_type());
+  at::Tensor out = conv::add_columns(
+      columns.reshape({g.batch, 1, g.channels * taps, g.positions()}), g, self.scalar_type());
   return self.dim() == 2 ? out.squeeze(0) : out;
 }
 

@@ -5,6 +5,7 @@
 //     two triangular solves (ATen's cholesky_solve broadcasts, then calls
 //     _cholesky_solve_helper);
 //   cholesky_inverse(F): A^-1, cholesky_solve of the identity.
+#include <ATen/native/LinearAlgebraUtils.h>
 #include <ATen/native/Resize.h>
 #include <ATen/ops/eye.h>
 #include <ATen/ops/linalg_solve_triangular.h>
@@ -58,10 +59,7 @@ at::Tensor cholesky_solve_helper(const at::Tensor& b, const at::Tensor& F, bool 
 
 at::Tensor inverse_from_cholesky(const at::Tensor& F, bool upper) {
   linalg::check_dtype(F, "cholesky_inverse");
-  TORCH_CHECK(F.dim() >= 2, "cholesky_inverse: The input tensor must have at least 2 dimensions.");
-  TORCH_CHECK(F.size(-1) == F.size(-2),
-              "cholesky_inverse: A must be batches of square matrices, but they are ", F.size(-2),
-              " by ", F.size(-1), " matrices");
+  at::native::squareCheckInputs(F, "cholesky_inverse");
   at::Tensor identity = at::eye(F.size(-1), F.options()).expand(F.sizes());
   return cholesky_solve_helper(identity, F, upper);
 }
