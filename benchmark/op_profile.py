@@ -23,7 +23,7 @@ import torch
 from torch.utils._python_dispatch import TorchDispatchMode
 
 from mnist_benchmark import training
-from timing import sync
+from timing import sync, warm_up
 
 def describe(func, args):
     shapes = [tuple(a.shape) if isinstance(a, torch.Tensor) else f"{len(a)} tensors" for a in args
@@ -53,9 +53,7 @@ def profile(device, h, reps):
     if device == "vulkan":
         import torchvulkan  # noqa: F401  (registers the device)
     _, step, _, _ = training(device, h, torch.float16)
-    for _ in range(3):
-        step()
-    sync(device)
+    warm_up(step, device, calls=3)
     began = time.perf_counter()
     for _ in range(reps):
         step()

@@ -2,11 +2,11 @@
 // strides (transposed operands are read in place). The portable tier.
 //
 // Each workgroup of WORKGROUP invocations, 16 rows of them, computes a BM x
-// BN tile (variants.toml: 64x64 or 128x128 with 256 invocations, 128x64
-// with 128), each invocation a TM x TM block of it held in registers, as two
-// column bands and two row bands TM / 2 wide and half a tile apart: the
-// invocations of a row then read one contiguous run of shared memory per
-// band, in vectors of TM / 2, without bank conflicts.
+// BN tile (variants.toml), each invocation a TM x TN block of it held in
+// registers, as two row bands TM / 2 wide and half a tile apart and TN / V
+// column bands V = TM / 2 wide, BN / (TN / V) apart: the invocations of a row
+// then read one contiguous run of shared memory per band, in vectors of V,
+// without bank conflicts.
 // K advances BK at a time through two shared stages: step t loads tile t + 1
 // from memory into registers, multiplies stage t % 2, then stores tile t + 1
 // to the other stage (one barrier a step). Shared memory: 2 x BK x (BM + BN +
@@ -73,11 +73,12 @@ layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer Par
 #endif
 
 const int TY = 16, TX = WORKGROUP / TY;  // invocations along M and along N
-const int TM = BM / TY;                  // block side per invocation (4 or 8)
-#if BM / 16 != BN / (WORKGROUP / 16)
-#error "each invocation's block must be square: BM / 16 == BN / (WORKGROUP / 16)"
+const int TM = BM / TY, TN = BN / TX;    // block per invocation (TM 4 or 8)
+const int V = TM / 2;                    // band width, the shared vectors' length
+const int CB = TN / V;                   // column bands
+#if (BN / (WORKGROUP / 16)) % (BM / 32) != 0
+#error "an invocation's columns must be whole bands: TN a multiple of TM / 2"
 #endif
-const int V = TM / 2;        // band width, the shared vectors' length
 #if BM / 16 == 8
 #define ACC_V ACC_V4
 #else
@@ -215,9 +216,9 @@ void main() {
   [[unroll]] for (int j = 0; j < PER_A; ++j) STORE_CHUNK(tile_a, ROW_A, oa, ra, STAGE) \
   [[unroll]] for (int j = 0; j < PER_B; ++j) STORE_CHUNK(tile_b, ROW_B, ob, rb, STAGE)
 
-  ACC_V acc[2][V][2];  // [row band][row in band][column band]
+  ACC_V acc[2][V][CB];  // [row band][row in band][column band]
   [[unroll]] for (int i = 0; i < 2; ++i)
-    [[unroll]] for (int r = 0; r < V; ++r)[[unroll]] for (int j = 0; j < 2; ++j) acc[i][r][j] = ACC_V(0);
+    [[unroll]] for (int r = 0; r < V; ++r)[[unroll]] for (int j = 0; j < CB; ++j) acc[i][r][j] = ACC_V(0);
 
   int steps = int((k_end - k_begin + BK - 1) / BK);
   LOAD_TILE(k_begin)
@@ -231,13 +232,12 @@ void main() {
     }
     [[unroll]] for (int k = 0; k < BK; ++k) {
       int row = (cur * BK + k);
-      ACC_V fa[2], fb[2];
+      ACC_V fa[2], fb[CB];
       fa[0] = tile_a[row * ROW_A + ty];
       fa[1] = tile_a[row * ROW_A + TY + ty];
-      fb[0] = tile_b[row * ROW_B + tx];
-      fb[1] = tile_b[row * ROW_B + TX + tx];
+      [[unroll]] for (int j = 0; j < CB; ++j) fb[j] = tile_b[row * ROW_B + j * TX + tx];
       [[unroll]] for (int i = 0; i < 2; ++i)
-        [[unroll]] for (int r = 0; r < V; ++r)[[unroll]] for (int j = 0; j < 2; ++j) acc[i][r][j] += fa[i][r] * fb[j];
+        [[unroll]] for (int r = 0; r < V; ++r)[[unroll]] for (int j = 0; j < CB; ++j) acc[i][r][j] += fa[i][r] * fb[j];
     }
     if (more) {
       STORE_TILE(cur ^ 1)
@@ -250,9 +250,9 @@ void main() {
   [[unroll]] for (int i = 0; i < 2; ++i) {
     [[unroll]] for (int r = 0; r < V; ++r) {
       int64_t m = m0 + i * (BM / 2) + ty * V + r;
-      [[unroll]] for (int j = 0; j < 2; ++j) {
+      [[unroll]] for (int j = 0; j < CB; ++j) {
         [[unroll]] for (int q = 0; q < V; ++q) {
-          int64_t n = n0 + j * (BN / 2) + tx * V + q;
+          int64_t n = n0 + j * (BN / CB) + tx * V + q;
           // No `continue` and no early exit: spirv-opt then leaves these
           // loops rolled, and acc's dynamic indices push it to local memory.
           bool inside = m < M && n < N;

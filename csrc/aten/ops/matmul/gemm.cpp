@@ -50,7 +50,9 @@ constexpr Tile kTiles[] = {{"t64", false, false, 64, 64, 16, "gemm_tiled"},
                            {"c256", true, false, 128, 256, 32, "gemm_coop2"},
                            {"v128", true, true, 128, 128, 32, "gemm_coop"},
                            {"v256", true, true, 128, 256, 32, "gemm_coop"},
-                           {"t128x64", false, false, 128, 64, 8, "gemm_tiled"}};
+                           {"t128x64", false, false, 128, 64, 8, "gemm_tiled"},
+                           {"t128w", false, false, 128, 128, 8, "gemm_tiled"},
+                           {"t128w16", false, false, 128, 128, 16, "gemm_tiled"}};
 constexpr const Tile &kT64 = kTiles[0], &kT128 = kTiles[1], &kS128 = kTiles[2], &kS256 = kTiles[3],
                      &kV128 = kTiles[6], &kV256 = kTiles[7];
 // The larger tiles of a tier are used once the output has this many of
