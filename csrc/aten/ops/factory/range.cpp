@@ -1,9 +1,11 @@
 // Range factories filled on the device: arange and linspace through ATen's
 // own argument checks and sizing (at::native::arange_out / linspace_out call
-// the stub kernels here), logspace with the CPU's own formula, eye as zeros
-// and a diagonal of ones.
+// the stub kernels here), range (arange's kernel over range's own size),
+// logspace with the CPU's own formula, eye as zeros and a diagonal of ones.
+#include <ATen/AccumulateType.h>
 #include <ATen/Dispatch.h>
 #include <ATen/native/RangeFactories.h>
+#include <ATen/native/RangeUtils.h>
 #include <ATen/native/Resize.h>
 #include <ATen/native/TensorIterator.h>
 #include <ATen/ops/arange_native.h>
@@ -29,16 +31,40 @@ std::string range_kernel(const char* op, c10::ScalarType type) {
 void arange_kernel(at::TensorIterator& iter, const c10::Scalar& start, const c10::Scalar& count,
                    const c10::Scalar& step) {
   c10::ScalarType type = iter.dtype(0);
-  c10::ScalarType compute = at::isIntegralType(type, false)       ? at::kLong
-                            : at::isReducedFloatingType(type)     ? at::kFloat
-                                                                  : type;
-  launch_elementwise(range_kernel("arange", type), iter, {scalar_bits(start, compute), scalar_bits(step, compute)});
+  c10::ScalarType compute = at::isIntegralType(type, false)   ? at::kLong
+                            : at::isReducedFloatingType(type) ? at::kFloat
+                                                              : type;
+  launch_elementwise(range_kernel("arange", type), iter,
+                     {scalar_bits(start, compute), scalar_bits(step, compute)});
+}
+
+// torch.range, the deprecated one that includes its end: ATen's range_cpu
+// sizes it as (end - start) / step + 1 in the accumulation type, so integer
+// ranges divide exactly; the elements are arange's, start + step * i.
+at::Tensor& range_out(const c10::Scalar& start, const c10::Scalar& end, const c10::Scalar& step,
+                      at::Tensor& result) {
+  int64_t size = 0;
+  AT_DISPATCH_ALL_TYPES_AND2(at::kHalf, at::kBFloat16, result.scalar_type(), "range_cpu", [&] {
+    using acc_t = at::acc_type<scalar_t, false>;
+    auto xstart = start.to<acc_t>(), xend = end.to<acc_t>(), xstep = step.to<acc_t>();
+    at::native::arange_check_bounds(start, end, step);
+    // A fractional step of an integer range truncates to 0 (the CPU divides by it).
+    TORCH_CHECK(xstep != acc_t(0), "step must be nonzero");
+    size = static_cast<int64_t>((xend - xstart) / xstep + 1);
+  });
+  if (result.numel() != size) result.resize_({size});
+  at::Tensor r = result.is_contiguous() ? result : at::empty(result.sizes(), result.options());
+  auto iter = at::TensorIterator::borrowing_nullary_op(r);
+  arange_kernel(iter, start, size, step);
+  if (!r.is_same(result)) result.copy_(r);
+  return result;
 }
 
 // linspace: start and step in the output's own dtype, step computed on the
 // host exactly as the CPU does; integer outputs are computed in float64 (the
 // CPU's step type for them) and truncated.
-void linspace_kernel(at::TensorIterator& iter, const c10::Scalar& start, const c10::Scalar& end, int64_t steps) {
+void linspace_kernel(at::TensorIterator& iter, const c10::Scalar& start, const c10::Scalar& end,
+                     int64_t steps) {
   at::Tensor out = iter.tensor(0);
   c10::ScalarType type = out.scalar_type();
   if (at::isIntegralType(type, false)) {
@@ -107,7 +133,9 @@ at::Tensor& eye_out(int64_t n, int64_t m, at::Tensor& out) {
   return out;
 }
 
-at::Tensor& eye_n_out(int64_t n, at::Tensor& out) { return eye_out(n, n, out); }
+at::Tensor& eye_n_out(int64_t n, at::Tensor& out) {
+  return eye_out(n, n, out);
+}
 
 }  // namespace
 }  // namespace torchvulkan
@@ -120,8 +148,13 @@ REGISTER_PRIVATEUSE1_DISPATCH(linspace_stub, &torchvulkan::linspace_kernel)
 namespace torchvulkan {
 
 TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
-  m.impl("arange.start_out", static_cast<at::Tensor& (*)(const c10::Scalar&, const c10::Scalar&, const c10::Scalar&, at::Tensor&)>(at::native::arange_out));
-  m.impl("linspace.out", static_cast<at::Tensor& (*)(const c10::Scalar&, const c10::Scalar&, int64_t, at::Tensor&)>(at::native::linspace_out));
+  m.impl("arange.start_out",
+         static_cast<at::Tensor& (*)(const c10::Scalar&, const c10::Scalar&, const c10::Scalar&,
+                                     at::Tensor&)>(at::native::arange_out));
+  m.impl("linspace.out",
+         static_cast<at::Tensor& (*)(const c10::Scalar&, const c10::Scalar&, int64_t, at::Tensor&)>(
+             at::native::linspace_out));
+  m.impl("range.out", range_out);
   m.impl("logspace.out", logspace_out);
   m.impl("eye.out", eye_n_out);
   m.impl("eye.m_out", eye_out);

@@ -97,3 +97,36 @@ def test_factories_fill_on_device(dtype, no_fallback):
                              (torch.zeros(0, 4, dtype=dtype, device="vulkan"), torch.zeros(0, 4, dtype=dtype)),
                              (torch.eye(3, dtype=dtype, device="vulkan"), torch.eye(3, dtype=dtype))]:
         same(actual, expected)
+
+
+@pytest.mark.filterwarnings("ignore:torch.range is deprecated")
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_range(dtype, no_fallback):
+    # torch.range includes its end; integer ranges size and step in int64, so 1.5 steps by 1.
+    cases = [(0, 5), (2, 11, 3), (10, 0, -2), (0, 5, 1.5), (-3, -3)]
+    if dtype.is_floating_point:
+        cases += [(0, 1, 0.1), (-1.5, 2.25, 0.25), (5, -5, -2.5), (0.5, 3)]
+    for args in cases:
+        same(torch.range(*args, dtype=dtype, device="vulkan"), torch.range(*args, dtype=dtype))
+
+
+@pytest.mark.filterwarnings("ignore:torch.range is deprecated")
+def test_range_out_and_errors(no_fallback):
+    same(torch.range(0, 5, device="vulkan"), torch.range(0, 5))
+    out = torch.empty(3, 2, device="vulkan")  # as many elements: resized nowhere, filled in order
+    torch.range(0, 5, out=out)
+    same(out, torch.range(0, 5).view(3, 2))
+    out = torch.empty(2, 3, device="vulkan").t()  # non-contiguous
+    torch.range(1, 6, out=out)
+    same(out, torch.range(1, 6).view(3, 2))
+    out = torch.empty(7, device="vulkan", dtype=torch.int32)
+    torch.range(1, 4, out=out)
+    same(out, torch.range(1, 4, dtype=torch.int32))
+    for args, dtype, message in [((0, 5, 0), None, "step must be nonzero"),
+                                 ((0, 5, -1), None, "inconsistent with step sign"),
+                                 ((0, float("inf")), None, "unsupported range"),
+                                 ((0, 5, 0.5), torch.int64, "step must be nonzero")]:  # the CPU divides by 0
+        with pytest.raises(RuntimeError, match=message):
+            torch.range(*args, dtype=dtype, device="vulkan")
+    with pytest.raises(RuntimeError, match="not implemented for 'Bool'"):
+        torch.range(0, 1, dtype=torch.bool, device="vulkan")
