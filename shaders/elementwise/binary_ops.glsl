@@ -149,6 +149,44 @@ X_T op(X_T a, X_T b) {
   X_T w = X_SCALAR(0);
   return abs(w) < X_T(0.5) ? a + w * (b - a) : b - (b - a) * (X_T(1) - w);
 }
+#elif defined(OP_nextafter)
+// C's nextafter on the bits, as musl's: the neighbour of a toward b is one
+// step up or down the integer order of a's magnitude. Zeros and comparisons
+// are bits too: a driver that flushes float32 subnormals would take them for
+// zeros. 16-bit floats compute in float but step in their own bits.
+#if defined(X_DT_F64)
+#define X_BITS_T uint64_t
+uint64_t x_bits(double x) { return packUint2x32(unpackDouble2x32(x)); }
+double x_of_bits(uint64_t b) { return packDouble2x32(unpackUint2x32(b)); }
+#elif defined(X_DT_F32)
+#define X_BITS_T uint
+uint x_bits(float x) { return floatBitsToUint(x); }
+float x_of_bits(uint b) { return uintBitsToFloat(b); }
+#elif defined(X_DT_BF16)
+#define X_BITS_T uint
+uint x_bits(float x) { return floatBitsToUint(x) >> 16; }  // exact: x is a bfloat16
+float x_of_bits(uint b) { return uintBitsToFloat(b << 16); }
+#else
+#define X_BITS_T uint
+uint x_bits(float x) { return f32_to_f16_bits(x); }  // exact: x is a half
+float x_of_bits(uint b) { return unpackHalf2x16(b).x; }
+#endif
+X_T op(X_T a, X_T b) {
+  if (isnan(a) || isnan(b)) return a + b;
+  X_BITS_T x = x_bits(a), y = x_bits(b);
+  if (x == y) return b;
+  const X_BITS_T sign = X_BITS_T(1) << (X_BYTES * 8 - 1);
+  X_BITS_T ax = x & ~sign, ay = y & ~sign;
+  if (ax == X_BITS_T(0)) {
+    if (ay == X_BITS_T(0)) return b;  // 0 and -0: b
+    x = (y & sign) | X_BITS_T(1);     // the smallest subnormal on b's side
+  } else if (ax > ay || ((x ^ y) & sign) != X_BITS_T(0)) {
+    x -= X_BITS_T(1);  // toward zero
+  } else {
+    x += X_BITS_T(1);
+  }
+  return x_of_bits(x);
+}
 #elif defined(OP_gcd)
 X_T op(X_T a, X_T b) { return gcd_x(a, b); }
 #elif defined(OP_lcm)  // as c10's calc_lcm: |a / gcd * b|, 0 when both are 0

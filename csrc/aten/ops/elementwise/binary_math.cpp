@@ -1,6 +1,6 @@
 // Binary math on floats: atan2, hypot, copysign, xlogy, logaddexp,
-// logaddexp2 (integer inputs promote to float); heaviside (any dtype); gcd
-// and lcm (integers).
+// logaddexp2 (integer inputs promote to float), nextafter (floats only);
+// heaviside (any dtype); gcd and lcm (integers).
 #include <ATen/ops/atan2_meta.h>
 #include <ATen/ops/copysign_meta.h>
 #include <ATen/ops/gcd_meta.h>
@@ -9,6 +9,7 @@
 #include <ATen/ops/lcm_meta.h>
 #include <ATen/ops/logaddexp2_meta.h>
 #include <ATen/ops/logaddexp_meta.h>
+#include <ATen/ops/nextafter_meta.h>
 #include <ATen/ops/xlogy_meta.h>
 #include <torch/library.h>
 
@@ -32,6 +33,13 @@ BINARY_KERNEL(logaddexp2)
 BINARY_KERNEL(gcd)
 BINARY_KERNEL(lcm)
 
+// nextafter keeps the inputs' dtype, which must be a float one, as on the CPU.
+bool nextafter_kernel(at::TensorIteratorBase& iter) {
+  TORCH_CHECK(at::isFloatingType(iter.common_dtype()), "\"nextafter_cpu\" not implemented for '",
+              iter.common_dtype(), "'");
+  return pointwise(iter, "binary", "nextafter");
+}
+
 TV_BINARY_FORMS(atan2, structured_atan2, atan2_kernel)
 TV_BINARY_FORMS(hypot, structured_hypot, hypot_kernel)
 TV_BINARY_FORMS(copysign, structured_copysign_Tensor, copysign_kernel)
@@ -41,6 +49,7 @@ TV_BINARY_FUNCTIONAL_OUT(logaddexp, structured_logaddexp, logaddexp_kernel)
 TV_BINARY_FUNCTIONAL_OUT(logaddexp2, structured_logaddexp2, logaddexp2_kernel)
 TV_BINARY_FORMS(gcd, structured_gcd, gcd_kernel)
 TV_BINARY_FORMS(lcm, structured_lcm, lcm_kernel)
+TV_BINARY_FORMS(nextafter, structured_nextafter, nextafter_kernel)
 
 }  // namespace
 
@@ -70,6 +79,9 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("lcm", lcm);
   m.impl("lcm_", lcm_);
   m.impl("lcm.out", lcm_out);
+  m.impl("nextafter", nextafter);
+  m.impl("nextafter_", nextafter_);
+  m.impl("nextafter.out", nextafter_out);
 }
 
 }  // namespace torchvulkan
