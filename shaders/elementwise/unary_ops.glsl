@@ -15,6 +15,18 @@ X_T op(X_T x) { return abs(x); }
 X_T op(X_T x) { return x; }
 #elif defined(OP_sign)  // NaN -> 0 and -0.0 -> 0, as (0 < x) - (x < 0) in C++
 X_T op(X_T x) { return X_CAST(X_T(0) < x) - X_CAST(x < X_T(0)); }
+#elif defined(OP_angle)
+// The phase of a real number: pi below zero, 0 from -0.0 up, NaN kept. In
+// float the sign is read from the bits (a set sign bit over a nonzero
+// magnitude): a driver that flushes float32 subnormals compares them as 0.
+X_T op(X_T x) {
+#ifdef X_DT_F64
+  bool negative = x < X_T(0);
+#else
+  bool negative = floatBitsToUint(x) > 0x80000000u;
+#endif
+  return isnan(x) ? x : (negative ? X_T(3.14159265358979323846LF) : X_T(0));
+}
 #elif defined(OP_reciprocal)
 X_T op(X_T x) { return X_T(1) / x; }
 #elif defined(OP_sqrt)

@@ -1,6 +1,7 @@
 #pragma once
 // Shared pieces of the elementwise op files: the functional, in-place and out=
 // forms of a structured binary op, and scalar parameters in the shaders' types.
+#include <c10/core/DefaultDtype.h>
 #include <c10/core/ScalarType.h>
 #include <c10/util/Exception.h>
 
@@ -13,6 +14,13 @@ namespace torchvulkan {
 // floats take it as float, as their kernels compute, not rounded to 16 bits.
 inline uint64_t opmath_bits(const c10::Scalar& value, c10::ScalarType type) {
   return scalar_bits(value, c10::isReducedFloatingType(type) ? c10::ScalarType::Float : type);
+}
+
+// The input of a unary float iterator (TensorIterator::unary_float_op): ATen
+// casts integer and bool inputs to the default float dtype only on the CPU.
+inline at::Tensor float_input(const at::Tensor& x) {
+  if (!c10::isIntegralType(x.scalar_type(), /*includeBool=*/true)) return x;
+  return x.to(c10::typeMetaToScalarType(c10::get_default_dtype()));
 }
 
 }  // namespace torchvulkan

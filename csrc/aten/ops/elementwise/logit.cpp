@@ -7,6 +7,7 @@
 
 #include "aten/launch.h"
 #include "aten/ops/elementwise/cast_bits.h"
+#include "aten/ops/elementwise/forms.h"
 
 namespace torchvulkan {
 namespace {
@@ -25,12 +26,6 @@ std::array<uint64_t, 4> logit_params(c10::ScalarType type, std::optional<double>
   return params;
 }
 
-// ATen casts integer inputs of a float iterator only on the CPU.
-at::Tensor float_input(const at::Tensor& x) {
-  if (!c10::isIntegralType(x.scalar_type(), /*includeBool=*/true)) return x;
-  return x.to(c10::typeMetaToScalarType(c10::get_default_dtype()));
-}
-
 at::Tensor logit(const at::Tensor& x, std::optional<double> eps) {
   at::Tensor out;
   auto iter = at::TensorIterator::unary_float_op(out, float_input(x));
@@ -41,7 +36,7 @@ at::Tensor logit(const at::Tensor& x, std::optional<double> eps) {
 at::Tensor& logit_out(const at::Tensor& x, std::optional<double> eps, at::Tensor& out) {
   auto iter = at::TensorIterator::unary_float_op(out, float_input(x));
   if (!pointwise(iter, "unary", "logit", logit_params(iter.common_dtype(), eps))) {
-    out.copy_(logit(x, eps));  // an out= of another float dtype
+    out.copy_(at::logit(x, eps));  // an out= of another float dtype
   }
   return out;
 }
