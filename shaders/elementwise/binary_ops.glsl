@@ -6,6 +6,22 @@
 
 #if defined(OP_add)
 X_T op(X_T a, X_T b) { return a + X_SCALAR(0) * b; }
+#elif defined(OP_add_relu)
+// ATen's add_clamp: a + alpha b in the dtype (narrow integers wrap first, as
+// the CPU's cast does), clamped to [0, X_SCALAR(1)], the largest value of
+// self's dtype, so inf becomes the largest finite float. NaN stays NaN, as
+// in the CPU's vectorized loop (its scalar loop, for a few last elements,
+// gives 0).
+X_T op(X_T a, X_T b) {
+  X_T s = a + X_SCALAR(0) * b;
+#if defined(X_DT_I8) || defined(X_DT_I16)
+  s = X_from_bits(uint(s));
+#endif
+#ifdef X_FLOAT
+  if (isnan(s)) return s;
+#endif
+  return min(max(s, X_T(0)), X_SCALAR(1));
+}
 #elif defined(OP_sub)
 X_T op(X_T a, X_T b) { return a - X_SCALAR(0) * b; }
 #elif defined(OP_mul)
