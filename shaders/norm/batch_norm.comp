@@ -6,6 +6,8 @@
 //                  invstd = 1 / sqrt(var + eps) (0 when both are 0, as ATen);
 //                  running stats += momentum * (mean or unbiased var - running)
 //   forward_eval:  mean and var are the running statistics
+//   update_stats:  forward's statistics and running update alone, with the
+//                  biased var in place of invstd (batch_norm_update_stats)
 //   both:          y = x * a + (b - mean * a), a = invstd * w
 //   backward:      with s = sum(dy), d = sum((x - mean) dy) over the channel
 //                  (n elements): dw = d * invstd, db = s and
@@ -52,7 +54,7 @@ void main() {
   WG_T eps = from_bits(args.eps);
   WG_T w = args.weight != 0 ? p_at(args.weight, c) : WG_T(1);
   WG_T mean, invstd;
-#if defined(OP_forward)
+#if defined(OP_forward) || defined(OP_update_stats)
   Welford acc = Welford(WG_T(0), WG_T(0), WG_T(0));
   for (uint64_t j = tid; j < count; j += kWorkgroupSize) {
     welford_add(acc, WG_T(X_load(args.x + uint64_t(first + block_offset(j, s, s.stride_n)) * X_BYTES)));
@@ -64,7 +66,11 @@ void main() {
   invstd = as_p(var == WG_T(0) && eps == WG_T(0) ? WG_T(0) : WG_T(1) / sqrt(var + eps));
   if (tid == 0) {
     p_set(args.save_mean, c, mean);
+#ifdef OP_update_stats
+    p_set(args.save_invstd, c, var);
+#else
     p_set(args.save_invstd, c, invstd);
+#endif
     WG_T momentum = from_bits(args.momentum);
     if (args.running_mean != 0) {
       WG_T r = p_at(args.running_mean, c);
@@ -89,7 +95,7 @@ void main() {
     uint64_t at = uint64_t(first + block_offset(j, s, s.stride_n)) * X_BYTES;
     X_store(args.target + at, X_T(WG_T(X_load(args.x + at)) * a + b));
   }
-#else
+#elif defined(OP_backward) || defined(OP_backward_eval)
   WG_T sum_dy = WG_T(0), dot = WG_T(0);
 #if defined(OP_backward)
   bool need_sums = true;

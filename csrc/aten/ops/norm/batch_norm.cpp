@@ -3,7 +3,7 @@
 // every name that reaches a backend: native_batch_norm (F.batch_norm, through
 // _batch_norm_impl_index), _native_batch_norm_legit and
 // _batch_norm_with_update (exported and compiled programs), and both backward
-// ops.
+// ops; batch_norm_update_stats (the statistics alone) too.
 #include <ATen/native/Resize.h>
 #include <ATen/native/cpu/mixed_data_type.h>
 #include <ATen/ops/empty.h>
@@ -96,6 +96,49 @@ std::tuple<Tensor, Tensor, Tensor> batch_norm(const Tensor& input, const OptTens
   if (train && mean_in.defined() && !mean_in.is_same(running_mean)) running_mean.copy_(mean_in);
   if (train && var_in.defined() && !var_in.is_same(running_var)) running_var.copy_(var_in);
   return {out, save_mean, save_invstd};
+}
+
+// The training forward's statistics and running update without the
+// normalization (SyncBatchNorm's and the functorch batching rules' building
+// block): the batch mean and, as on the CPU, the biased variance in place of
+// invstd.
+std::tuple<Tensor, Tensor> batch_norm_update_stats(const Tensor& input,
+                                                   const OptTensor& running_mean_opt,
+                                                   const OptTensor& running_var_opt,
+                                                   double momentum) {
+  Tensor running_mean = norm::value(running_mean_opt), running_var = norm::value(running_var_opt);
+  norm::Channels in = norm::channels(input);
+  TORCH_CHECK(input.numel() != 0,
+              "input tensor must have at least one element, but got input_sizes = ", input.sizes());
+  check_channels(in, {{"running_mean", &running_mean}, {"running_var", &running_var}});
+  c10::ScalarType param = norm::param_dtype(input, running_mean, running_var);
+  Tensor mean_in = norm::dense(running_mean), var_in = norm::dense(running_var);
+  auto options = input.options().dtype(param);
+  Tensor save_mean = at::empty({in.shape.c}, options), save_var = at::empty({in.shape.c}, options);
+  Args args{0,
+            address_of(in.x),
+            0,
+            0,
+            0,
+            address_of(mean_in),
+            address_of(var_in),
+            0,
+            address_of(save_mean),
+            address_of(save_var),
+            0,
+            0,
+            0,
+            norm::acc_bits(momentum, input)};
+  std::vector<rt::Access> accesses;
+  norm::access(accesses, in.x, false);
+  norm::access(accesses, mean_in, true);
+  norm::access(accesses, var_in, true);
+  norm::access(accesses, save_mean, true);
+  norm::access(accesses, save_var, true);
+  launch("update_stats", args, in, param, accesses);
+  if (mean_in.defined() && !mean_in.is_same(running_mean)) running_mean.copy_(mean_in);
+  if (var_in.defined() && !var_in.is_same(running_var)) running_var.copy_(var_in);
+  return {save_mean, save_var};
 }
 
 std::tuple<Tensor, Tensor, Tensor> batch_norm_backward(const Tensor& grad_out, const Tensor& input,
@@ -243,6 +286,7 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("_native_batch_norm_legit.no_stats_out", batch_norm_legit_no_stats_out);
   m.impl("_batch_norm_with_update", batch_norm_with_update);
   m.impl("_batch_norm_with_update.out", batch_norm_with_update_out);
+  m.impl("batch_norm_update_stats", batch_norm_update_stats);
   m.impl("native_batch_norm_backward", batch_norm_backward);
   m.impl("batch_norm_backward", new_batch_norm_backward);
 }

@@ -148,3 +148,41 @@ def test_bad_arguments_raise(no_fallback):
                                          torch.ones(3).to("vulkan"), True, 0.1, 1e-5)
     with pytest.raises(RuntimeError, match="running_var"):
         torch.ops.aten.native_batch_norm(x, None, None, None, None, False, 0.1, 1e-5)
+
+
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16, torch.float32, torch.float64])
+@pytest.mark.parametrize("running", [True, False])
+def test_batch_norm_update_stats(dtype, running, no_fallback):
+    # The batch mean and biased variance per channel, and the running update.
+    tol = {torch.float16: (1e-3, 1e-3), torch.bfloat16: (1.6e-2, 1e-2)}.get(dtype, (None, None))
+    x = (torch.randn(5, 3, 4) * 3 + 1).to(dtype)
+    stats = (torch.randn(3).to(dtype), (torch.rand(3) + 0.5).to(dtype)) if running else (None, None)
+    for xs in [x, x.transpose(0, 2).contiguous().transpose(0, 2), x.unsqueeze(-1).contiguous(memory_format=torch.channels_last)]:
+        rm_v, rv_v = (None if t is None else t.to("vulkan") for t in stats)
+        rm_c, rv_c = (None if t is None else t.clone() for t in stats)
+        actual = torch.batch_norm_update_stats(xs.to("vulkan"), rm_v, rv_v, 0.3)
+        expected = torch.batch_norm_update_stats(xs, rm_c, rv_c, 0.3)
+        for a, e in zip([*actual, rm_v, rv_v], [*expected, rm_c, rv_c]):
+            if e is not None:
+                assert a.device.type == "vulkan" and a.dtype == e.dtype
+                torch.testing.assert_close(a.cpu(), e, rtol=tol[0], atol=tol[1])
+
+
+def test_batch_norm_update_stats_mixed_strided_and_errors(no_fallback):
+    # A 16-bit input with float statistics; a strided running mean is updated in place.
+    x = torch.randn(4, 6, 3).to(torch.bfloat16)
+    rm, rv = torch.randn(12)[::2], torch.rand(6) + 0.5
+    rm_v, rv_v = torch.zeros(12, device="vulkan")[::2].copy_(rm.to("vulkan")), rv.to("vulkan")
+    actual = torch.batch_norm_update_stats(x.to("vulkan"), rm_v, rv_v, 0.1)
+    rm_c, rv_c = rm.clone(), rv.clone()
+    expected = torch.batch_norm_update_stats(x, rm_c, rv_c, 0.1)
+    for a, e in zip([*actual, rm_v, rv_v], [*expected, rm_c, rv_c]):
+        assert a.dtype == torch.float32
+        torch.testing.assert_close(a.cpu(), e)
+    with pytest.raises(RuntimeError, match="at least one element"):
+        torch.batch_norm_update_stats(torch.empty(0, 3, device="vulkan"), None, None, 0.1)
+    with pytest.raises(RuntimeError, match="should contain 3 elements not 4"):
+        torch.batch_norm_update_stats(torch.randn(2, 3, device="vulkan"), torch.zeros(4, device="vulkan"), None, 0.1)
+    with pytest.raises(RuntimeError, match="parameter to have"):
+        torch.batch_norm_update_stats(torch.randn(2, 3, device="vulkan"), torch.zeros(3, device="vulkan").double(),
+                                      None, 0.1)
