@@ -104,7 +104,10 @@ Device::Device(int index, VkPhysicalDevice physical, Capabilities caps)
   bool mappable = type.propertyFlags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT;
 
   pipelines_ = std::make_unique<Pipelines>(device_, caps_);
-  fault_ = create_buffer(device_, params_type, 16, true);
+  // The fault word lives in host memory (the pinned type), which the host
+  // reads cached at every synchronization, not in the device-local window
+  // the parameters use: reads of that window cross PCIe uncached.
+  fault_ = create_buffer(device_, host_type, 16, true);
   *static_cast<uint32_t*>(fault_.mapped) = 0;
   pipelines_->set_fault_address(fault_.address);
   stream_ = std::make_unique<Stream>(device_, queue_, family, families[family].timestampValidBits,

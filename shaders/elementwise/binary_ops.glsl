@@ -166,8 +166,9 @@ X_T op(X_T a, X_T b) {
   return abs(w) < X_T(0.5) ? a + w * (b - a) : b - (b - a) * (X_T(1) - w);
 }
 #elif defined(OP_nextafter)
-// C's nextafter on the bits, as musl's: the neighbour of a toward b is one
-// step up or down the integer order of a's magnitude. Zeros and comparisons
+// C's nextafter on the bits: finite floats of one sign are ordered like
+// their bit patterns, so the neighbour of a toward b is a's magnitude bits
+// plus or minus one. Zeros and comparisons
 // are bits too: a driver that flushes float32 subnormals would take them for
 // zeros. 16-bit floats compute in float but step in their own bits.
 #if defined(X_DT_F64)

@@ -1,9 +1,10 @@
 """The CPU fallback for ops without a Vulkan kernel: warnings, counts, strict mode.
 
-Ops keep gaining native kernels, so the warning/count/strict tests use ops
-that are far from getting one (nextafter; torch.fft.rfft, as the FFTs need
-complex kernels), and check first, through the dispatcher, that they still have none: a test that
-silently stopped exercising the fallback would pass while testing nothing.
+Ops keep gaining native kernels, so the warning/count/strict tests use an op
+defined here with a CPU kernel only (next_toward, C's nextafter) and ATen's
+FFTs, which are far from getting one (they need complex kernels), checking
+first, through the dispatcher, that those still have none: a test that silently stopped exercising the fallback would pass while
+testing nothing.
 Every dense view op of ATen has a vulkan kernel, so the view guard is tested
 with a view op defined here with a CPU kernel only.
 """
@@ -26,6 +27,15 @@ def _key(counts, prefix):
     return keys[0]
 
 
+# An op whose only kernel is the CPU's, so calls on vulkan tensors always
+# take the fallback.
+_lib = torch.library.Library("torchvulkan_fallback_test", "DEF")
+_lib.define("next_toward(Tensor a, Tensor b) -> Tensor")
+_lib.impl("next_toward", torch.nextafter, "CPU")
+next_toward = torch.ops.torchvulkan_fallback_test.next_toward
+NEXT = "torchvulkan_fallback_test::next_toward"
+
+
 def _not_native(*ops):
     for op in ops:
         assert not torch._C._dispatch_has_kernel_for_dispatch_key(op, "PrivateUse1"), (
@@ -34,7 +44,7 @@ def _not_native(*ops):
 
 @pytest.fixture(autouse=True)
 def _fallback_ops_have_no_kernel():
-    _not_native("aten::nextafter", "aten::_fft_r2c")
+    _not_native("aten::_fft_r2c", "aten::_fft_c2r")
 
 
 def _pair():
@@ -68,31 +78,33 @@ def test_fallback_in_place_and_out_on_views(quiet_fallback):
 
 
 def test_warns_once_per_op_and_counts():
+    # ATen's ops (a CPU-only op defined in Python warns through the C++
+    # handler, not Python's warnings).
     torchvulkan.reset_fallback_counts()
-    assert torchvulkan.fallback_counts() == {}
-    a, b, x, y = _pair()
+    a, _, x, _ = _pair()
     with warnings.catch_warnings(record=True) as record:
         warnings.simplefilter("always")
-        r = torch.nextafter(x, y)
+        r = torch.fft.rfft(x)
     first = _fallback_warnings(record)
-    assert len(first) == 1 and "aten::nextafter" in first[0]
-    assert torch.equal(r.cpu(), torch.nextafter(a, b))
-
-    with warnings.catch_warnings(record=True) as record:
-        warnings.simplefilter("always")
-        torch.nextafter(x, y)
-        torch.nextafter(y, x)
-    assert _fallback_warnings(record) == []
+    assert len(first) == 1 and "aten::_fft_r2c" in first[0]
+    assert torch.equal(r.cpu(), torch.fft.rfft(a))
 
     with warnings.catch_warnings(record=True) as record:
         warnings.simplefilter("always")
         torch.fft.rfft(x)
+        torch.fft.rfft(x * 2)
+    assert _fallback_warnings(record) == []
+
+    with warnings.catch_warnings(record=True) as record:
+        warnings.simplefilter("always")
+        back = torch.fft.irfft(r, n=3)
     second = _fallback_warnings(record)
-    assert len(second) == 1 and "aten::_fft_r2c" in second[0]
+    assert len(second) == 1 and "aten::_fft_c2r" in second[0]
+    assert torch.equal(back.cpu(), torch.fft.irfft(torch.fft.rfft(a), n=3))
 
     counts = torchvulkan.fallback_counts()
-    assert counts[_key(counts, "aten::nextafter")] == 3
-    assert counts[_key(counts, "aten::_fft_r2c")] == 1
+    assert counts[_key(counts, "aten::_fft_r2c")] == 3
+    assert counts[_key(counts, "aten::_fft_c2r")] == 1
 
 
 def test_add_counts_when_not_native(quiet_fallback):
@@ -115,22 +127,22 @@ def test_pytest_warns_first_call():
 
 def test_reset_fallback_counts(quiet_fallback):
     _, _, x, y = _pair()
-    torch.nextafter(x, y)
-    assert any(k.startswith("aten::nextafter") for k in torchvulkan.fallback_counts())
+    next_toward(x, y)
+    assert any(k.startswith(NEXT) for k in torchvulkan.fallback_counts())
     torchvulkan.reset_fallback_counts()
     assert torchvulkan.fallback_counts() == {}
-    torch.nextafter(x, y)
+    next_toward(x, y)
     counts = torchvulkan.fallback_counts()
-    assert counts[_key(counts, "aten::nextafter")] == 1
+    assert counts[_key(counts, NEXT)] == 1
 
 
 def test_reset_makes_warning_show_again():
-    _, _, x, y = _pair()
+    _, _, x, _ = _pair()
     torchvulkan.reset_fallback_counts()
     for _ in range(2):
         with warnings.catch_warnings(record=True) as record:
             warnings.simplefilter("always")
-            torch.nextafter(x, y)
+            torch.fft.rfft(x)
         assert len(_fallback_warnings(record)) == 1
         torchvulkan.reset_fallback_counts()
 
@@ -158,15 +170,15 @@ def test_native_ops_do_not_count(no_fallback):
 def test_strict_mode_raises_naming_the_op(monkeypatch):
     a, b, x, y = _pair()
     monkeypatch.setenv("TORCHVULKAN_STRICT", "1")
-    with pytest.raises(RuntimeError, match=r"aten::nextafter.*TORCHVULKAN_STRICT"):
-        torch.nextafter(x, y)
+    with pytest.raises(RuntimeError, match=NEXT + ".*TORCHVULKAN_STRICT"):
+        next_toward(x, y)
     with pytest.raises(RuntimeError, match="aten::_fft_r2c"):
         torch.fft.rfft(x)
     # strict is read at each call
     monkeypatch.setenv("TORCHVULKAN_STRICT", "0")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        assert torch.equal(torch.nextafter(x, y).cpu(), torch.nextafter(a, b))
+        assert torch.equal(next_toward(x, y).cpu(), torch.nextafter(a, b))
     monkeypatch.delenv("TORCHVULKAN_STRICT")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -179,7 +191,7 @@ def test_strict_does_not_count(monkeypatch):
     monkeypatch.setenv("TORCHVULKAN_STRICT", "1")
     _, _, x, y = _pair()
     with pytest.raises(RuntimeError):
-        torch.nextafter(x, y)
+        next_toward(x, y)
     assert torchvulkan.fallback_counts() == {}
 
 
