@@ -25,6 +25,9 @@ p = torch.vulkan.get_device_properties(0)
 print(p)
 print("coopmat shapes:", p.cooperative_matrix_shapes)
 print("compiler features:", torchvulkan._C.compiler_features())
+# One op and a synchronization: the fifteenth session's H100 raised "index
+# out of range" at every synchronization (docs/measurements.md).
+print("sum of arange(4):", torch.arange(4.0).to("vulkan").sum().item())
 PY
 # Word splitting is wanted: an argument is a script and its options.
 # shellcheck disable=SC2086
