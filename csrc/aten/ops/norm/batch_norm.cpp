@@ -47,6 +47,45 @@ void check_channels(const norm::Channels& in,
   }
 }
 
+// The forward kernels: normalize `in` into `out` (left undefined by
+// update_stats) with the batch statistics, saved into `save_mean` and
+// `save_b` (invstd, or the biased variance for update_stats), or with the
+// running ones; in training the running statistics are updated in place, a
+// strided one through a dense copy.
+void forward(const char* op, const norm::Channels& in, c10::ScalarType param, bool train,
+             const Tensor& weight, const Tensor& bias, const Tensor& running_mean,
+             const Tensor& running_var, const Tensor& out, const Tensor& save_mean,
+             const Tensor& save_b, double eps, double momentum) {
+  Tensor mean_in = norm::dense(running_mean), var_in = norm::dense(running_var);
+  Tensor w = norm::dense(weight), b = norm::dense(bias);
+  Args args{0,
+            address_of(in.x),
+            0,
+            address_of(w),
+            address_of(b),
+            address_of(mean_in),
+            address_of(var_in),
+            address_of(out),
+            address_of(save_mean),
+            address_of(save_b),
+            0,
+            0,
+            norm::acc_bits(eps, in.x),
+            norm::acc_bits(momentum, in.x)};
+  std::vector<rt::Access> accesses;
+  norm::access(accesses, in.x, false);
+  norm::access(accesses, w, false);
+  norm::access(accesses, b, false);
+  norm::access(accesses, mean_in, train);
+  norm::access(accesses, var_in, train);
+  norm::access(accesses, out, true);
+  norm::access(accesses, save_mean, true);
+  norm::access(accesses, save_b, true);
+  launch(op, args, in, param, accesses);
+  if (train && mean_in.defined() && !mean_in.is_same(running_mean)) running_mean.copy_(mean_in);
+  if (train && var_in.defined() && !var_in.is_same(running_var)) running_var.copy_(var_in);
+}
+
 std::tuple<Tensor, Tensor, Tensor> batch_norm(const Tensor& input, const OptTensor& weight_opt,
                                               const OptTensor& bias_opt,
                                               const OptTensor& running_mean_opt,
@@ -62,39 +101,12 @@ std::tuple<Tensor, Tensor, Tensor> batch_norm(const Tensor& input, const OptTens
                       {"running_mean", &running_mean},
                       {"running_var", &running_var}});
   c10::ScalarType param = norm::param_dtype(input, weight, bias, running_mean, running_var);
-  // The running statistics are updated in place; a strided one through a copy.
-  Tensor mean_in = norm::dense(running_mean), var_in = norm::dense(running_var);
-  Tensor w = norm::dense(weight), b = norm::dense(bias);
   Tensor out = at::empty_like(in.x);
   auto options = input.options().dtype(param);
   Tensor save_mean = at::empty({train ? in.shape.c : 0}, options);
   Tensor save_invstd = at::empty({train ? in.shape.c : 0}, options);
-  Args args{0,
-            address_of(in.x),
-            0,
-            address_of(w),
-            address_of(b),
-            address_of(mean_in),
-            address_of(var_in),
-            address_of(out),
-            address_of(save_mean),
-            address_of(save_invstd),
-            0,
-            0,
-            norm::acc_bits(eps, input),
-            norm::acc_bits(momentum, input)};
-  std::vector<rt::Access> accesses;
-  norm::access(accesses, in.x, false);
-  norm::access(accesses, w, false);
-  norm::access(accesses, b, false);
-  norm::access(accesses, mean_in, train);
-  norm::access(accesses, var_in, train);
-  norm::access(accesses, out, true);
-  norm::access(accesses, save_mean, true);
-  norm::access(accesses, save_invstd, true);
-  launch(train ? "forward" : "forward_eval", args, in, param, accesses);
-  if (train && mean_in.defined() && !mean_in.is_same(running_mean)) running_mean.copy_(mean_in);
-  if (train && var_in.defined() && !var_in.is_same(running_var)) running_var.copy_(var_in);
+  forward(train ? "forward" : "forward_eval", in, param, train, weight, bias, running_mean,
+          running_var, out, save_mean, save_invstd, eps, momentum);
   return {out, save_mean, save_invstd};
 }
 
@@ -112,32 +124,10 @@ std::tuple<Tensor, Tensor> batch_norm_update_stats(const Tensor& input,
               "input tensor must have at least one element, but got input_sizes = ", input.sizes());
   check_channels(in, {{"running_mean", &running_mean}, {"running_var", &running_var}});
   c10::ScalarType param = norm::param_dtype(input, running_mean, running_var);
-  Tensor mean_in = norm::dense(running_mean), var_in = norm::dense(running_var);
   auto options = input.options().dtype(param);
   Tensor save_mean = at::empty({in.shape.c}, options), save_var = at::empty({in.shape.c}, options);
-  Args args{0,
-            address_of(in.x),
-            0,
-            0,
-            0,
-            address_of(mean_in),
-            address_of(var_in),
-            0,
-            address_of(save_mean),
-            address_of(save_var),
-            0,
-            0,
-            0,
-            norm::acc_bits(momentum, input)};
-  std::vector<rt::Access> accesses;
-  norm::access(accesses, in.x, false);
-  norm::access(accesses, mean_in, true);
-  norm::access(accesses, var_in, true);
-  norm::access(accesses, save_mean, true);
-  norm::access(accesses, save_var, true);
-  launch("update_stats", args, in, param, accesses);
-  if (mean_in.defined() && !mean_in.is_same(running_mean)) running_mean.copy_(mean_in);
-  if (var_in.defined() && !var_in.is_same(running_var)) running_var.copy_(var_in);
+  forward("update_stats", in, param, true, {}, {}, running_mean, running_var, {}, save_mean,
+          save_var, 0.0, momentum);
   return {save_mean, save_var};
 }
 
