@@ -4,8 +4,8 @@ Each configuration runs in its own process with TORCHVULKAN_GEMM_TILE set
 (csrc/aten/ops/matmul/gemm.cpp lists them; a configuration applies to the
 products of its tier: t64/t128/t128x64 to the portable tier, s128/s256,
 v128/v256 and VK_NV_cooperative_matrix2's c128/c256 to float16 and
-bfloat16 on tensor cores), cuda in another process without torchvulkan. Each case warms the
-GPU up for two seconds (timing.warm_up: an idle H200 runs at 345 MHz),
+bfloat16 on tensor cores; "default" sets nothing, so gemm.cpp picks), cuda
+in another process without torchvulkan. Each case warms the GPU up for two seconds (timing.warm_up: an idle H200 runs at 345 MHz),
 then reports TFLOP/s by GPU timing events, median of 5 runs of 5, repeated
 until two agree (timing.timeit).
 The driver's register count per kernel comes from pipeline statistics.
@@ -33,6 +33,12 @@ CASES = [
     ("mnist h=65536 g^T@x", (65536, 128, 784), True, False, 1),
     ("mnist h=65536 g@W", (128, 65536, 784), False, False, 1),
     ("mnist h=393216 g^T@x", (393216, 128, 784), True, False, 1),
+    # The second layer's products (h = 393216, 10 classes): M = 10, K = 10
+    # and N = 10 (split-K), memory bound (docs/measurements.md, sixteenth
+    # session).
+    ("mnist h=393216 g2^T@a", (10, 128, 393216), True, False, 1),
+    ("mnist h=393216 g2@W2", (128, 10, 393216), False, False, 1),
+    ("mnist h=393216 a@W2^T", (128, 393216, 10), False, True, 1),
     ("bmm 32x1024x64x1024", (1024, 64, 1024), False, False, 32),
     # K = 32-1024 at a fixed output: a tile's fixed cost against its cost per
     # step of K (docs/measurements.md, seventh session).
@@ -79,6 +85,8 @@ def measure(device, dtype_name, cases):
 def registers(tile, dtype_name):
     import torchvulkan
     short = {"float16": "f16", "bfloat16": "bf16", "float32": "f32", "float64": "f64"}[dtype_name]
+    if tile == "default":
+        return {}
     kernel = {"t": "gemm_tiled", "c": "gemm_coop2"}.get(tile[0], "gemm_coop")
     names = [f"{kernel}.{tile}.{short}"] if tile.startswith("t") else [
         f"{kernel}.{tile}_{layout}.{short}" for layout in ("nn", "nt", "tn")]
@@ -114,7 +122,7 @@ def main():
     results = {}
     for run in runs:
         env = dict(os.environ)
-        if run != "cuda":
+        if run not in ("cuda", "default"):
             env["TORCHVULKAN_GEMM_TILE"] = run
         command = [sys.executable, __file__, "--child", run, "--dtype", args.dtype]
         command += (["--quick"] if args.quick else []) + (["--match", args.match] if args.match else [])
