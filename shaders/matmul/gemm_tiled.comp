@@ -1,6 +1,10 @@
 // C = act(alpha * A @ B + beta * bias) for batches of [M, K] x [K, N], any
 // strides (transposed operands are read in place). The portable tier.
 //
+// Roles A, B and OUT (C and the bias) share one dtype, except in the
+// int32-out variants (gemm_tiled_i32, torch._int_mm): int8 or uint8 A,
+// int8 B, summed in int32 (wrapping, as the CPU's).
+//
 // Each workgroup of WORKGROUP invocations, 16 rows of them, computes a BM x
 // BN tile (variants.toml), each invocation a TM x TN block of it held in
 // registers, as two row bands TM / 2 wide and half a tile apart and TN / V
@@ -50,17 +54,18 @@ layout(push_constant) uniform Args {
 // staged along K; gemm.cpp's k_major); splits, chunk, workspace address.
 layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer Params { int64_t v[]; };
 
-#if defined(X_DT_F64)
+// The accumulators: out's compute type.
+#if defined(OUT_DT_F64)
 #define ACC_T double
 #define ACC_V2 dvec2
 #define ACC_V4 dvec4
 #define ACC_BITS(x) uint64BitsToDouble(uint64_t(x))
-#elif defined(X_DT_F16) || defined(X_DT_BF16) || defined(X_DT_F32)
+#elif defined(OUT_DT_F16) || defined(OUT_DT_BF16) || defined(OUT_DT_F32)
 #define ACC_T float
 #define ACC_V2 vec2
 #define ACC_V4 vec4
 #define ACC_BITS(x) uintBitsToFloat(uint(x))
-#elif defined(X_DT_I64)
+#elif defined(OUT_DT_I64)
 #define ACC_T int64_t
 #define ACC_V2 i64vec2
 #define ACC_V4 i64vec4
@@ -84,8 +89,8 @@ const int CB = TN / V;                   // column bands
 #else
 #define ACC_V ACC_V2
 #endif
-// 8-byte values take half the K step, so both stages fit 32 KiB.
-#if defined(X_DT_F64) || defined(X_DT_I64)
+// 8-byte accumulators take half the K step, so both stages fit 32 KiB.
+#if defined(OUT_DT_F64) || defined(OUT_DT_I64)
 const int BK = BK_WIDE / 2;
 #else
 const int BK = BK_WIDE;
@@ -120,32 +125,45 @@ bool chunk_exists(Operand o, int j) {
   return int(gl_LocalInvocationID.x) + WORKGROUP * j < o.tile * BK / CHUNK;
 }
 
-ACC_V4 load_chunk(Operand o, uint64_t address, int64_t row, int64_t k) {
+// A chunk's values; `is_b` (a literal at each call, so that the compiler
+// drops the other role's code) decodes them as B's dtype, else as A's: the
+// two share a width and differ at most in signedness.
+#if A_BYTES != B_BYTES
+#error "A and B must share a width"
+#endif
+ACC_V4 load_chunk(Operand o, bool is_b, uint64_t address, int64_t row, int64_t k) {
   if (o.vec) {
     if (row >= o.rows || k >= o.cols) return ACC_V4(0);
 #if VEC == 4
-    X_T v[VEC];
-    X_loadv(address, v);
+    // 4- and 8-byte values: A and B of one dtype.
+    A_T v[VEC];
+    if (is_b) {
+      B_loadv(address, v);
+    } else {
+      A_loadv(address, v);
+    }
     return ACC_V4(v[0], v[1], v[2], v[3]);
 #else
     // 1- and 2-byte values: the chunk is one 4- or 8-byte load.
-#if X_BYTES == 2
+#if A_BYTES == 2
     uvec2 w = Chunk8(address).v;
 #else
     uvec2 w = uvec2(RefU32(address).v, 0u);
 #endif
     ACC_V4 v;
     [[unroll]] for (int i = 0; i < CHUNK; ++i) {
-      v[i] = ACC_T(X_from_bits(bitfieldExtract(w[i * X_BYTES / 4], i * X_BYTES % 4 * 8, X_BYTES * 8)));
+      uint bits = bitfieldExtract(w[i * A_BYTES / 4], i * A_BYTES % 4 * 8, A_BYTES * 8);
+      v[i] = is_b ? ACC_T(B_from_bits(bits)) : ACC_T(A_from_bits(bits));
     }
     return v;
 #endif
   }
-  uint64_t step = uint64_t(o.k_major ? o.stride_k : o.stride_rows) * X_BYTES;
+  uint64_t step = uint64_t(o.k_major ? o.stride_k : o.stride_rows) * A_BYTES;
   ACC_V4 v;
   [[unroll]] for (int i = 0; i < CHUNK; ++i) {
     bool inside = o.k_major ? row < o.rows && k + i < o.cols : row + i < o.rows && k < o.cols;
-    v[i] = inside ? ACC_T(X_load(address + uint64_t(i) * step)) : ACC_T(0);
+    uint64_t at = address + uint64_t(i) * step;
+    v[i] = inside ? (is_b ? ACC_T(B_load(at)) : ACC_T(A_load(at))) : ACC_T(0);
   }
   return v;
 }
@@ -168,8 +186,8 @@ void main() {
   int64_t a_row = p.v[9], a_col = p.v[10], b_row = p.v[12], b_col = p.v[13];
   Operand oa = Operand(M, K, a_row, a_col, BM, (flags & 8) != 0, (flags & 1) != 0);
   Operand ob = Operand(N, K, b_col, b_row, BN, (flags & 16) != 0, (flags & 2) != 0);
-  a += uint64_t(batch * p.v[8]) * X_BYTES;
-  b += uint64_t(batch * p.v[11]) * X_BYTES;
+  a += uint64_t(batch * p.v[8]) * A_BYTES;
+  b += uint64_t(batch * p.v[11]) * B_BYTES;
   int tid = int(gl_LocalInvocationID.x);
   int ty = tid / TX, tx = tid % TX;
 
@@ -177,24 +195,24 @@ void main() {
   uint64_t ad[PER_A], bd[PER_B];
   [[unroll]] for (int j = 0; j < PER_A; ++j) {
     ivec2 at = chunk_at(oa, j);
-    ad[j] = a + uint64_t((m0 + at.x) * a_row + (k_begin + at.y) * a_col) * X_BYTES;
+    ad[j] = a + uint64_t((m0 + at.x) * a_row + (k_begin + at.y) * a_col) * A_BYTES;
   }
   [[unroll]] for (int j = 0; j < PER_B; ++j) {
     ivec2 at = chunk_at(ob, j);
-    bd[j] = b + uint64_t((n0 + at.x) * b_col + (k_begin + at.y) * b_row) * X_BYTES;
+    bd[j] = b + uint64_t((n0 + at.x) * b_col + (k_begin + at.y) * b_row) * B_BYTES;
   }
-  uint64_t a_step = uint64_t(BK * a_col) * X_BYTES, b_step = uint64_t(BK * b_row) * X_BYTES;
+  uint64_t a_step = uint64_t(BK * a_col) * A_BYTES, b_step = uint64_t(BK * b_row) * B_BYTES;
 
   ACC_V4 ra[PER_A], rb[PER_B];
 #define LOAD_TILE(K0) \
   [[unroll]] for (int j = 0; j < PER_A; ++j) { \
     ivec2 at = chunk_at(oa, j); \
-    ra[j] = chunk_exists(oa, j) ? load_chunk(oa, ad[j], m0 + at.x, (K0) + at.y) : ACC_V4(0); \
+    ra[j] = chunk_exists(oa, j) ? load_chunk(oa, false, ad[j], m0 + at.x, (K0) + at.y) : ACC_V4(0); \
     ad[j] += a_step; \
   } \
   [[unroll]] for (int j = 0; j < PER_B; ++j) { \
     ivec2 at = chunk_at(ob, j); \
-    rb[j] = chunk_exists(ob, j) ? load_chunk(ob, bd[j], n0 + at.x, (K0) + at.y) : ACC_V4(0); \
+    rb[j] = chunk_exists(ob, j) ? load_chunk(ob, true, bd[j], n0 + at.x, (K0) + at.y) : ACC_V4(0); \
     bd[j] += b_step; \
   }
 // A chunk along K fills 4 stored rows at one position; one along the rows
@@ -256,7 +274,7 @@ void main() {
           // No `continue` and no early exit: spirv-opt then leaves these
           // loops rolled, and acc's dynamic indices push it to local memory.
           bool inside = m < M && n < N;
-#if defined(X_DT_F16) || defined(X_DT_BF16) || defined(X_DT_F32)
+#if defined(OUT_DT_F16) || defined(OUT_DT_BF16) || defined(OUT_DT_F32)
           if (inside && p.v[26] != 0) {
             RefF32(uint64_t(p.v[26]) + uint64_t(((split * p.v[7] + batch) * M + m) * N + n) * 4u).v = acc[i][r][j][q];
             inside = false;
@@ -266,13 +284,13 @@ void main() {
             ACC_T value = alpha * acc[i][r][j][q];
             // beta == 0 ignores the bias entirely (NaN included), as PyTorch.
             if (bias != 0 && beta != ACC_T(0)) {
-              value += beta * ACC_T(X_load(bias + uint64_t(batch * p.v[17] + m * p.v[18] + n * p.v[19]) * X_BYTES));
+              value += beta * ACC_T(OUT_load(bias + uint64_t(batch * p.v[17] + m * p.v[18] + n * p.v[19]) * OUT_BYTES));
             }
             if (activation == 1) value = max(value, ACC_T(0));
-#if defined(X_DT_F16) || defined(X_DT_BF16) || defined(X_DT_F32)
+#if defined(OUT_DT_F16) || defined(OUT_DT_BF16) || defined(OUT_DT_F32)
             if (activation == 2) value = gelu_f(value);
 #endif
-            X_store(c + uint64_t(batch * p.v[14] + m * p.v[15] + n * p.v[16]) * X_BYTES, X_T(value));
+            OUT_store(c + uint64_t(batch * p.v[14] + m * p.v[15] + n * p.v[16]) * OUT_BYTES, OUT_T(value));
           }
         }
       }

@@ -198,9 +198,10 @@ std::pair<at::Tensor, at::Tensor> bf16_operands(const at::Tensor& a, const at::T
   return {split_thirds(a, -1, true), split_thirds(b, -2, false)};
 }
 
-// out = act(alpha * a @ b + beta * bias) from a and b of type `inputs`:
-// out's own, or bfloat16 for a float32 out (bf16_route), whose sums then
-// always go through the float32 workspace.
+// out = act(alpha * a @ b + beta * bias) from a of type `inputs`: out's own,
+// 16-bit floats for a float32 out (their sums then always go through the
+// float32 workspace), or int8 or uint8 with an int8 b for an int32 out
+// (gemm_tiled_i32 writes it).
 void launch_gemm(const at::Tensor& a, const at::Tensor& b, const at::Tensor& out,
                  const at::Tensor& bias_in, const c10::Scalar& alpha, const c10::Scalar& beta,
                  Epilogue epilogue, c10::ScalarType inputs) {
@@ -265,7 +266,8 @@ void launch_gemm(const at::Tensor& a, const at::Tensor& b, const at::Tensor& out
   // The v tiles index in 32 bits (K with a step of slack).
   bool vectors = a_vectors && b_vectors && std::max({M, N, K + 64}) < (int64_t{1} << 31);
   const Tile& tile = pick_tile(use_coop, coop2, vectors, batches, M, N, K);
-  std::string name = std::string(tile.kernel) + "." + tile.name;
+  bool int32_out = type == c10::kInt && inputs != type;
+  std::string name = std::string(tile.kernel) + (int32_out ? "_i32." : ".") + tile.name;
   if (use_coop)
     name += std::string("_") + (k_major(sa[1], sa[2]) ? "n" : "t") +
             (k_major(sb[2], sb[1]) ? "t" : "n");
@@ -283,7 +285,7 @@ void launch_gemm(const at::Tensor& a, const at::Tensor& b, const at::Tensor& out
   int64_t chunk =
       std::max<int64_t>(1, (k_steps + splits - 1) / splits) * tile.k;  // K = 0: one empty split
   splits = std::max<int64_t>(1, (K + chunk - 1) / chunk);
-  bool through_workspace = splits > 1 || inputs != type;
+  bool through_workspace = splits > 1 || (inputs != type && !int32_out);
   // A float32 product of bfloat16 operands in one split with nothing to
   // apply writes its sums straight into a contiguous out (its layout is the
   // workspace's), without the reduction pass (4096^3 on the H200: 314 us,
@@ -333,8 +335,10 @@ void gemm(const at::Tensor& a, const at::Tensor& b, const at::Tensor& out, const
           const c10::Scalar& alpha, const c10::Scalar& beta, Epilogue epilogue) {
   if (out.numel() == 0) return;
   if (a.scalar_type() != out.scalar_type()) {
-    TORCH_INTERNAL_ASSERT(out.scalar_type() == c10::kFloat && b.scalar_type() == a.scalar_type() &&
-                          (a.scalar_type() == c10::kHalf || a.scalar_type() == c10::kBFloat16));
+    c10::ScalarType ta = a.scalar_type(), tb = b.scalar_type(), tout = out.scalar_type();
+    TORCH_INTERNAL_ASSERT(
+        (tout == c10::kFloat && tb == ta && (ta == c10::kHalf || ta == c10::kBFloat16)) ||
+        (tout == c10::kInt && tb == c10::kChar && (ta == c10::kChar || ta == c10::kByte)));
     launch_gemm(a, b, out, bias, alpha, beta, epilogue, a.scalar_type());
     return;
   }

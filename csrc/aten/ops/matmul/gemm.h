@@ -11,7 +11,8 @@ enum class Epilogue { none = 0, relu = 1, gelu = 2 };
 // out = act(alpha * a @ b + beta * bias) for 2-D [M, K] x [K, N] or batched
 // 3-D operands, any strides; `bias` (optional) is broadcast to out's shape.
 // a and b share out's dtype, or are float16 or bfloat16 for a float32 out
-// (the sums unrounded).
+// (the sums unrounded), or for an int32 out a is int8 or uint8 and b int8
+// (int32 sums, torch._int_mm's).
 void gemm(const at::Tensor& a, const at::Tensor& b, const at::Tensor& out, const at::Tensor& bias,
           const c10::Scalar& alpha, const c10::Scalar& beta, Epilogue epilogue = Epilogue::none);
 

@@ -16,6 +16,8 @@
 #include <ATen/ops/zeros_like.h>
 #include <torch/library.h>
 
+#include <string_view>
+
 #include "aten/ops/matmul/gemm.h"
 #include "aten/structured.h"
 
@@ -233,6 +235,37 @@ at::Tensor dot(const at::Tensor& a, const at::Tensor& b) {
   return out;
 }
 
+// torch._int_mm: int8 or uint8 [m, k] @ int8 [k, n] as int32 sums, which
+// wrap as the CPU's do. The checks, their order and their messages are the
+// CPU kernel's, its name included: out is not resized but must have the
+// result's size and be contiguous, and the functional form sizes its result
+// before any check (so a 1-D mat2 raises IndexError there too).
+at::Tensor& int_mm_out(const at::Tensor& a, const at::Tensor& b, at::Tensor& out) {
+  constexpr std::string_view name = "int_mm_out_cpu";
+  TORCH_CHECK(a.dim() == 2, name, ": Expected self to be of dimension 2 but got ", a.dim());
+  TORCH_CHECK(b.dim() == 2, name, ": Expected mat2 to be of dimension 2 but got ", b.dim());
+  TORCH_CHECK(a.size(1) == b.size(0), name, ": self.size(1) needs to match mat2.size(0) but got ",
+              a.size(1), " and ", b.size(0));
+  TORCH_CHECK(a.dtype() == at::kChar || a.dtype() == at::kByte, name,
+              ": Expected self dtype to be int8 or uint8 but got ", a.dtype());
+  TORCH_CHECK(b.dtype() == at::kChar, name, ": Expected mat2 dtype to be of type int8 but got ",
+              b.dtype());
+  TORCH_CHECK(out.dtype() == at::kInt, name, ": Expected result dtype to be of type kInt but got ",
+              out.dtype());
+  TORCH_CHECK(out.size(0) == a.size(0), name, ": Expected result.size(0) to be ", a.size(0),
+              " but got ", out.size(0));
+  TORCH_CHECK(out.size(1) == b.size(1), name, ": Expected result.size(1) to be ", b.size(1),
+              " but got ", out.size(1));
+  TORCH_CHECK(out.dim() == 2, name, ": Expected result to be of dimension 2 but got ", out.dim());
+  TORCH_CHECK(out.is_contiguous(), name, ": Expected result to be contiguous.");
+  gemm(a, b, out, {}, 1, 0);
+  return out;
+}
+at::Tensor int_mm(const at::Tensor& a, const at::Tensor& b) {
+  at::Tensor out = at::empty({a.size(0), b.size(1)}, a.options().dtype(at::kInt));
+  return int_mm_out(a, b, out);
+}
+
 }  // namespace
 
 TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
@@ -259,6 +292,8 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("addbmm_", addbmm_);
   m.impl("dot", dot);
   m.impl("vdot", dot);
+  m.impl("_int_mm", int_mm);
+  m.impl("_int_mm.out", int_mm_out);
 }
 
 }  // namespace torchvulkan
