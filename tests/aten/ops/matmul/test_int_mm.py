@@ -2,15 +2,11 @@
 the portable tier's int32-out variants (gemm_tiled_i32), compared with the
 CPU bit for bit; its errors are the CPU's."""
 
-import os
-import subprocess
-import sys
-
 import pytest
 import torch
 
 from tests.aten.ops.matmul.test_matmul import _operand
-from tests.helpers import assert_same_values, kernels_of
+from tests.helpers import assert_same_values, kernels_of, pytest_with_tile
 
 
 def _int8(*shape, dtype=torch.int8):
@@ -139,8 +135,4 @@ def test_errors_match_the_cpu(case, no_fallback):
 # forced in a child process (the choice is read once per process).
 @pytest.mark.parametrize("tile", ["t128", "t128x64"])
 def test_forced_tiles(tile):
-    env = dict(os.environ, TORCHVULKAN_GEMM_TILE=tile, TORCHVULKAN_STRICT="1")
-    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", __file__, "-k",
-                           "test_shapes or test_vector_staging or test_extreme_values"],
-                          env=env, capture_output=True, text=True)
-    assert proc.returncode == 0, proc.stdout[-3000:]
+    pytest_with_tile(__file__, tile, "test_shapes or test_vector_staging or test_extreme_values")

@@ -1,11 +1,9 @@
 import os
-import subprocess
-import sys
 
 import pytest
 import torch
 
-from tests.helpers import kernels_of
+from tests.helpers import kernels_of, pytest_with_tile
 from tests.opinfo import check_op, parametrize
 
 OPS = ["mm", "addmm", ("addmm", "decomposed"), "bmm", "baddbmm", "matmul", "nn.functional.linear", "mv", "addmv",
@@ -126,11 +124,7 @@ def test_vector_staging(dtype, ta, tb, no_fallback):
 # process (the choice is read once per process).
 @pytest.mark.parametrize("tile", ["t128", "t128x64"])
 def test_portable_128_tiles(tile):
-    env = dict(os.environ, TORCHVULKAN_GEMM_TILE=tile, TORCHVULKAN_STRICT="1")
-    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", __file__, "-k",
-                           "test_large_tiles or test_vector_staging or test_odd_shapes or test_split_k or takes_the_configured"],
-                          env=env, capture_output=True, text=True)
-    assert proc.returncode == 0, proc.stdout[-3000:]
+    pytest_with_tile(__file__, tile, "test_large_tiles or test_vector_staging or test_odd_shapes or test_split_k or takes_the_configured")
 
 
 @pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16])
