@@ -4,7 +4,9 @@ Each configuration runs in its own process with TORCHVULKAN_GEMM_TILE set
 (csrc/aten/ops/matmul/gemm.cpp lists them; a configuration applies to the
 products of its tier: t64/t128/t128x64 to the portable tier, s128/s256,
 v128/v256 and VK_NV_cooperative_matrix2's c128/c256 to float16 and
-bfloat16 on tensor cores; "default" sets nothing, so gemm.cpp picks), cuda
+bfloat16 on tensor cores, dot to float products with at most 16 columns or
+rows whose operands are contiguous along K; "default" sets nothing, so
+gemm.cpp picks), cuda
 in another process without torchvulkan. Each case warms the GPU up for two seconds (timing.warm_up: an idle H200 runs at 345 MHz),
 then reports TFLOP/s by GPU timing events, median of 5 runs of 5, repeated
 until two agree (timing.timeit).
@@ -88,8 +90,12 @@ def registers(tile, dtype_name):
     if tile == "default":
         return {}
     kernel = {"t": "gemm_tiled", "c": "gemm_coop2"}.get(tile[0], "gemm_coop")
-    names = [f"{kernel}.{tile}.{short}"] if tile.startswith("t") else [
-        f"{kernel}.{tile}_{layout}.{short}" for layout in ("nn", "nt", "tn")]
+    if tile == "dot":
+        names = [f"gemm_dot.gemm.{short}"]
+    elif tile.startswith("t"):
+        names = [f"{kernel}.{tile}.{short}"]
+    else:
+        names = [f"{kernel}.{tile}_{layout}.{short}" for layout in ("nn", "nt", "tn")]
     found = {}
     for name in names:
         for stat in torchvulkan._C.pipeline_statistics(name, 0):

@@ -13,6 +13,8 @@ layout(push_constant) uniform Args {
 
 layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer Params { int64_t v[]; };
 
+#include "matmul/float_epilogue.glsl"
+
 // Splits summed per round, into as many independent sums: with one sum the
 // loop waited out each load before issuing the next (H200, the MNIST
 // benchmark's g @ W at h = 65536: 37 splits of a 128 x 784 output, 15 MB,
@@ -36,8 +38,7 @@ void main() {
     m = (i / N) % M;
     batch = i / (M * N);
   }
-  uint64_t c = uint64_t(p.v[2]), bias = uint64_t(p.v[3]), workspace = uint64_t(p.v[26]);
-  uint64_t at = workspace + uint64_t(i) * 4u, apart = uint64_t(total) * 4u;
+  uint64_t at = uint64_t(p.v[26]) + uint64_t(i) * 4u, apart = uint64_t(total) * 4u;
   float part[ROUND];
   [[unroll]] for (int r = 0; r < ROUND; ++r) part[r] = 0.0;
   int64_t s = 0;
@@ -51,13 +52,5 @@ void main() {
   }
   float sum = 0.0;
   [[unroll]] for (int r = 0; r < ROUND; ++r) sum += part[r];
-  float value = uintBitsToFloat(uint(p.v[20])) * sum, beta = uintBitsToFloat(uint(p.v[21]));
-  // beta == 0 ignores the bias entirely (NaN included), as PyTorch.
-  if (bias != 0 && beta != 0.0) {
-    value += beta * X_load(bias + uint64_t(batch * p.v[17] + m * p.v[18] + n * p.v[19]) * uint64_t(X_BYTES));
-  }
-  int activation = int(p.v[22]);
-  if (activation == 1) value = max(value, 0.0);
-  if (activation == 2) value = gelu_f(value);
-  X_store(c + uint64_t(batch * p.v[14] + m * p.v[15] + n * p.v[16]) * uint64_t(X_BYTES), value);
+  store_sum(p, sum, batch, m, n);
 }

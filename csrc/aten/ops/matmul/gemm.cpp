@@ -52,9 +52,10 @@ constexpr Tile kTiles[] = {{"t64", false, false, 64, 64, 16, "gemm_tiled"},
                            {"v256", true, true, 128, 256, 32, "gemm_coop"},
                            {"t128x64", false, false, 128, 64, 8, "gemm_tiled"},
                            {"t128w", false, false, 128, 128, 8, "gemm_tiled"},
-                           {"t128w16", false, false, 128, 128, 16, "gemm_tiled"}};
+                           {"t128w16", false, false, 128, 128, 16, "gemm_tiled"},
+                           {"dot", false, false, 0, 0, 0, "gemm_dot"}};
 constexpr const Tile &kT64 = kTiles[0], &kT128 = kTiles[1], &kS128 = kTiles[2], &kS256 = kTiles[3],
-                     &kV128 = kTiles[6], &kV256 = kTiles[7];
+                     &kV128 = kTiles[6], &kV256 = kTiles[7], &kDot = kTiles[11];
 // The larger tiles of a tier are used once the output has this many of
 // them and K is at least the tier's minimum below (H200, float16 8192^3: s256
 // 205 against s128's 191 TFLOP/s, 4096^3 with 512 tiles: 187 against 169;
@@ -99,7 +100,7 @@ int64_t tile_count(const Tile& tile, int64_t batches, int64_t M, int64_t N) {
 const Tile& pick_tile(bool coop, bool coop2, bool vectors, int64_t batches, int64_t M, int64_t N,
                       int64_t K) {
   const Tile* forced = forced_tile();
-  if (forced && forced->coop == coop &&
+  if (forced && forced != &kDot && forced->coop == coop &&
       (coop2 || std::string_view(forced->kernel) != "gemm_coop2") && (vectors || !forced->vectors))
     return *forced;
   const Tile &small = !coop     ? kT64
@@ -116,6 +117,18 @@ const Tile& pick_tile(bool coop, bool coop2, bool vectors, int64_t batches, int6
 
 std::mutex tier_mutex;
 std::map<std::string, int64_t> tier_counts;
+
+// gemm_dot.comp (forced only, TORCHVULKAN_GEMM_TILE=dot, until measured
+// against the tiles): rows of dot products, for at most kDotColumns
+// columns with both operands contiguous along K, float16, bfloat16 or
+// float32 summed in float32. The MNIST benchmark's a @ W2^T (N = 10, K =
+// 393216) takes 156 us on the s128 tiles against cuBLAS's 75 (H100).
+constexpr int64_t kDotColumns = 16, kDotRows = 4;
+bool dot_product(int64_t N, const std::array<int64_t, 3>& sa, const std::array<int64_t, 3>& sb,
+                 c10::ScalarType type) {
+  return forced_tile() == &kDot && N <= kDotColumns && sa[2] == 1 && sb[1] == 1 &&
+         (type == c10::kHalf || type == c10::kBFloat16 || type == c10::kFloat);
+}
 
 // The orientation the kernels stage an operand seen as [rows, k] in:
 // K-major when K is contiguous or neither dim is, else rows-major.
@@ -198,6 +211,45 @@ std::pair<at::Tensor, at::Tensor> bf16_operands(const at::Tensor& a, const at::T
   return {split_thirds(a, -1, true), split_thirds(b, -2, false)};
 }
 
+// gemm_dot.comp's launch (dot_product): blocks of kDotRows rows times
+// splits of K, about 2048 workgroups, each split at least 1024 values of K,
+// its float32 sums added by gemm_splitk_reduce.comp where K is split.
+// `meta` holds the parameter block up to the activation.
+void launch_dot(rt::Device& dev, std::vector<int64_t>& meta, const at::Tensor& a,
+                const at::Tensor& b, const at::Tensor& out, const at::Tensor& bias, int64_t batches,
+                int64_t M, int64_t N, int64_t K) {
+  {
+    std::lock_guard<std::mutex> lock(tier_mutex);
+    ++tier_counts["dot"];
+  }
+  int64_t blocks = batches * ((M + kDotRows - 1) / kDotRows);
+  int64_t splits =
+      std::clamp<int64_t>((2048 + blocks - 1) / blocks, 1, std::max<int64_t>(1, K / 1024));
+  int64_t chunk = std::max<int64_t>(1, (K + splits - 1) / splits);
+  splits = std::max<int64_t>(1, (K + chunk - 1) / chunk);
+  at::Tensor workspace =
+      splits > 1 ? at::empty({splits * batches * M * N}, out.options().dtype(at::kFloat))
+                 : at::Tensor();
+  meta.insert(meta.end(), {0, splits, chunk, int64_t(address_of(workspace))});
+  std::string dtype = dtype_name(out.scalar_type());
+  uint64_t args = 0;  // the kernels' only push constant: the parameter block's address
+  auto dispatch = [&](const rt::Kernel& kernel, uint64_t invocations,
+                      std::span<const rt::Access> touched) {
+    dev.stream().dispatch(kernel, &args, sizeof(args), meta.data(),
+                          static_cast<uint32_t>(meta.size() * 8), invocations, touched);
+  };
+  const rt::Kernel& dot = dev.pipelines().get("gemm_dot.gemm." + dtype);
+  std::vector<rt::Access> first = {span_of(a, false), span_of(b, false)};
+  first.push_back(splits > 1 ? span_of(workspace, true) : span_of(out, true));
+  if (bias.defined() && splits == 1) first.push_back(span_of(bias, false));
+  dispatch(dot, static_cast<uint64_t>(blocks * splits) * dot.workgroup_size, first);
+  if (splits == 1) return;
+  std::vector<rt::Access> second = {span_of(workspace, false), span_of(out, true)};
+  if (bias.defined()) second.push_back(span_of(bias, false));
+  dispatch(dev.pipelines().get("gemm_splitk_reduce.gemm." + dtype),
+           static_cast<uint64_t>(batches * M * N), second);
+}
+
 // out = act(alpha * a @ b + beta * bias) from a of type `inputs`: out's own,
 // 16-bit floats for a float32 out (their sums then always go through the
 // float32 workspace), or int8 or uint8 with an int8 b for an int32 out
@@ -210,6 +262,15 @@ void launch_gemm(const at::Tensor& a, const at::Tensor& b, const at::Tensor& out
   int64_t M = out.size(-2), N = out.size(-1), K = a.size(-1);
   c10::ScalarType type = out.scalar_type();
   at::Tensor bias = bias_in.defined() ? bias_in.expand(out.sizes()) : bias_in;
+  // A few rows of dot products (a linear layer on a few inputs) are a few
+  // columns of them transposed, out^T = b^T a^T: every kernel takes any
+  // strides, so the transposition is free.
+  if (M <= kDotColumns && N > kDotColumns && inputs == type &&
+      dot_product(M, strides3(b.mT()), strides3(a.mT()), type)) {
+    launch_gemm(b.mT(), a.mT(), out.mT(), bias.defined() ? bias.mT() : bias, alpha, beta, epilogue,
+                inputs);
+    return;
+  }
 
   std::vector<int64_t> meta = {int64_t(address_of(a)),
                                int64_t(address_of(b)),
@@ -231,8 +292,12 @@ void launch_gemm(const at::Tensor& a, const at::Tensor& b, const at::Tensor& out
   meta.push_back(static_cast<int64_t>(scalar_bits(bias.defined() ? beta : c10::Scalar(0), acc)));
   meta.push_back(static_cast<int64_t>(epilogue));
 
-  // Tier 2 (tensor cores) where the device and the build have it, else the portable tier.
   rt::Device& dev = device_for(out);
+  if (inputs == type && dot_product(N, strides3(a), strides3(b), type)) {
+    launch_dot(dev, meta, a, b, out, bias, batches, M, N, K);
+    return;
+  }
+  // Tier 2 (tensor cores) where the device and the build have it, else the portable tier.
   bool use_coop = coop_tier(dev, inputs);
   {
     std::lock_guard<std::mutex> lock(tier_mutex);

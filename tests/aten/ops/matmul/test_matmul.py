@@ -155,3 +155,35 @@ def test_split_k(dtype, no_fallback):
     a, b = torch.randn(3, 17, 1000).to(dtype), torch.randn(3, 1000, 9).to(dtype)
     torch.testing.assert_close(torch.bmm(a.to("vulkan"), b.to("vulkan")).cpu().double(), a.double() @ b.double(),
                                rtol=tol[0], atol=tol[1])
+
+
+# gemm_dot.comp (rows of dot products: at most 16 columns, both operands
+# contiguous along K), taken only under TORCHVULKAN_GEMM_TILE=dot
+# (test_forced_dot runs this in a child process so): split along K through
+# the float32 workspace, a few rows of them (a linear layer on a few inputs)
+# as the transposed product, rows cut inside the kernel's block of 4, K not
+# a multiple of its 64 invocations, batches, alpha, beta, the bias and both
+# activations.
+@pytest.mark.skipif(os.environ.get("TORCHVULKAN_GEMM_TILE") != "dot", reason="runs under test_forced_dot")
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float16, torch.bfloat16])
+def test_dot_products(dtype, no_fallback):
+    tol = dict(rtol=2e-2, atol=1e-1) if dtype != torch.float32 else dict(rtol=1e-4, atol=1e-4)
+    name = {torch.float32: "f32", torch.float16: "f16", torch.bfloat16: "bf16"}[dtype]
+    # (batches, M, K, N): split along K; transposed (M <= 16); one split; a column.
+    for batches, m, k, n in [(1, 130, 3001, 10), (2, 5, 700, 33), (3, 7, 300, 16), (1, 9, 5000, 1)]:
+        a, w = torch.randn(batches, m, k, dtype=dtype), torch.randn(batches, n, k, dtype=dtype)
+        da, dw = a.to("vulkan"), w.to("vulkan")
+        assert kernels_of(lambda: torch.bmm(da, dw.mT))[0] == f"gemm_dot.gemm.{name}"
+        expected = (a.double() @ w.double().mT).to(dtype)
+        torch.testing.assert_close(torch.bmm(da, dw.mT).cpu(), expected, **tol)
+    x, w, bias = (torch.randn(*s, dtype=dtype) for s in ((6, 1000), (40, 1000), (40,)))
+    got = torch.addmm(bias.to("vulkan"), x.to("vulkan"), w.to("vulkan").t(), alpha=0.5, beta=2.0).cpu()
+    torch.testing.assert_close(got, (2.0 * bias.double() + 0.5 * (x.double() @ w.double().t())).to(dtype), **tol)
+    for use_gelu, act in ((False, torch.relu), (True, torch.nn.functional.gelu)):
+        got = torch.ops.aten._addmm_activation(bias.to("vulkan"), x.to("vulkan"), w.to("vulkan").t(),
+                                               use_gelu=use_gelu).cpu()
+        torch.testing.assert_close(got.double(), act(bias.double() + x.double() @ w.double().t()), **tol)
+
+
+def test_forced_dot():
+    pytest_with_tile(__file__, "dot", "test_dot_products or test_odd_shapes or test_split_k or gradients")
