@@ -4,7 +4,9 @@ import os
 import subprocess
 import sys
 import textwrap
+import warnings
 
+import pytest
 import torch
 
 import torchvulkan
@@ -86,6 +88,35 @@ def assert_forward_backward_match(fn, *tensors, **tolerances) -> None:
     outv.backward(grad.to("vulkan"))
     for c, v in zip(cpu, vk):
         torch.testing.assert_close(v.grad.cpu(), c.grad, **tolerances)
+
+
+def assert_out_matches_cpu(fn, *tensors, dtype=None, **tolerances) -> None:
+    """fn(*tensors, out=out) on the vulkan device against the CPU, for an out
+    of the result's size, an empty one and one of another size: it returns
+    `out`, with the CPU's values and shape, and resized outs get the CPU's
+    strides. `dtype` is out's (default: the first tensor's)."""
+    dtype = dtype or tensors[0].dtype
+    expected = fn(*tensors, out=torch.empty(0, dtype=dtype))
+    vk = [t.to("vulkan") for t in tensors]
+    for shape in (expected.shape, (0,), (expected.numel() + 3,)):
+        out, outv = torch.empty(shape, dtype=dtype), torch.empty(shape, dtype=dtype, device="vulkan")
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", message="An output with one or more elements was resized")
+            fn(*tensors, out=out)
+            assert fn(*vk, out=outv) is outv
+        torch.testing.assert_close(outv.cpu(), out, **tolerances)
+        if shape != expected.shape:
+            assert outv.stride() == out.stride(), (shape, outv.stride(), out.stride())
+
+
+def assert_raises_as_cpu(fn, *args) -> None:
+    """fn(*args) raises on the vulkan device (its tensors moved there) what it
+    raises on the CPU: the same exception type and message."""
+    with pytest.raises(Exception) as cpu:
+        fn(*args)
+    with pytest.raises(cpu.type) as vk:
+        fn(*[a.to("vulkan") if isinstance(a, torch.Tensor) else a for a in args])
+    assert str(vk.value).splitlines()[0] == str(cpu.value).splitlines()[0]
 
 
 def kernels_of(fn) -> list:

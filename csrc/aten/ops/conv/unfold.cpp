@@ -1,10 +1,12 @@
-// im2col and col2im (F.unfold and F.fold): the convolution's column form
-// alone (conv/columns.h), for 4-D [N, C, H, W] and 3-D [C, H, W] inputs.
-// The checks and messages are the CPU's (ATen's im2col_shape_check.h).
+// im2col and col2im (F.unfold and F.fold), functional and out=: the
+// convolution's column form alone (conv/columns.h), for 4-D [N, C, H, W] and
+// 3-D [C, H, W] inputs. The checks and messages are the CPU's (ATen's
+// im2col_shape_check.h).
 #include <ATen/native/im2col_shape_check.h>
 #include <torch/library.h>
 
 #include "aten/ops/conv/columns.h"
+#include "aten/out.h"
 
 namespace torchvulkan {
 namespace {
@@ -64,11 +66,26 @@ at::Tensor col2im(const at::Tensor& self, at::IntArrayRef output_size, at::IntAr
   return self.dim() == 2 ? out.squeeze(0) : out;
 }
 
+at::Tensor& im2col_out(const at::Tensor& self, at::IntArrayRef kernel_size,
+                       at::IntArrayRef dilation, at::IntArrayRef padding, at::IntArrayRef stride,
+                       at::Tensor& out) {
+  return write_out(torchvulkan::im2col(self, kernel_size, dilation, padding, stride), out);
+}
+
+at::Tensor& col2im_out(const at::Tensor& self, at::IntArrayRef output_size,
+                       at::IntArrayRef kernel_size, at::IntArrayRef dilation,
+                       at::IntArrayRef padding, at::IntArrayRef stride, at::Tensor& out) {
+  return write_out(torchvulkan::col2im(self, output_size, kernel_size, dilation, padding, stride),
+                   out);
+}
+
 }  // namespace
 
 TORCH_LIBRARY_IMPL(aten, PrivateUse1, lib) {
   lib.impl("im2col", im2col);
+  lib.impl("im2col.out", im2col_out);
   lib.impl("col2im", col2im);
+  lib.impl("col2im.out", col2im_out);
 }
 
 }  // namespace torchvulkan

@@ -1,5 +1,5 @@
-// multi_margin_loss and its backward as native ATen ops, the CPU's
-// formulas: for a row x with target y over C classes,
+// multi_margin_loss and its backward (functional and out=) as native ATen
+// ops, the CPU's formulas: for a row x with target y over C classes,
 //   z_i = margin - x_y + x_i,   h_i = max(z_i, 0)^p * w_y  (i != y)
 //   loss = sum_i h_i / C
 //   d loss / d x_i = p max(z_i, 0)^(p - 1) w_y / C  (i != y; 0 where z_i <= 0)
@@ -14,6 +14,8 @@
 #include <ATen/ops/where.h>
 #include <ATen/ops/zeros_like.h>
 #include <torch/library.h>
+
+#include "aten/out.h"
 
 namespace torchvulkan {
 namespace {
@@ -77,11 +79,31 @@ at::Tensor multi_margin_loss_backward(const at::Tensor& grad_output, const at::T
   return grad.view(input.sizes());
 }
 
+at::Tensor& multi_margin_loss_out(const at::Tensor& input, const at::Tensor& target,
+                                  const at::Scalar& p, const at::Scalar& margin,
+                                  const std::optional<at::Tensor>& weight, int64_t reduction,
+                                  at::Tensor& out) {
+  return write_out(torchvulkan::multi_margin_loss(input, target, p, margin, weight, reduction),
+                   out);
+}
+
+at::Tensor& multi_margin_loss_backward_out(const at::Tensor& grad_output, const at::Tensor& input,
+                                           const at::Tensor& target, const at::Scalar& p,
+                                           const at::Scalar& margin,
+                                           const std::optional<at::Tensor>& weight,
+                                           int64_t reduction, at::Tensor& grad_input) {
+  return write_out(torchvulkan::multi_margin_loss_backward(grad_output, input, target, p, margin,
+                                                           weight, reduction),
+                   grad_input);
+}
+
 }  // namespace
 
 TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("multi_margin_loss", multi_margin_loss);
+  m.impl("multi_margin_loss.out", multi_margin_loss_out);
   m.impl("multi_margin_loss_backward", multi_margin_loss_backward);
+  m.impl("multi_margin_loss_backward.grad_input", multi_margin_loss_backward_out);
 }
 
 }  // namespace torchvulkan

@@ -1,6 +1,6 @@
-// max_unpool2d and max_unpool3d: zeros with each input value written at its
-// index in its plane of the output (max pooling's indices), a native
-// scatter over the [N, C, positions] planes. The arguments are checked as
+// max_unpool2d and max_unpool3d (functional and out=): zeros with each input
+// value written at its index in its plane of the output (max pooling's
+// indices), a native scatter over the [N, C, positions] planes. The arguments are checked as
 // the CPU checks them. An index outside its plane is skipped and raised at
 // the next synchronization (shaders/common/fault.glsl), where the CPU raises
 // at once.
@@ -10,6 +10,8 @@
 #include <torch/library.h>
 
 #include <vector>
+
+#include "aten/out.h"
 
 namespace torchvulkan {
 namespace {
@@ -72,11 +74,24 @@ at::Tensor max_unpool3d(const at::Tensor& self, const at::Tensor& indices,
   return unpool(self, indices, output_size, 3);
 }
 
+at::Tensor& max_unpool2d_out(const at::Tensor& self, const at::Tensor& indices,
+                             at::IntArrayRef output_size, at::Tensor& out) {
+  return write_out(torchvulkan::max_unpool2d(self, indices, output_size), out);
+}
+
+at::Tensor& max_unpool3d_out(const at::Tensor& self, const at::Tensor& indices,
+                             at::IntArrayRef output_size, at::IntArrayRef stride,
+                             at::IntArrayRef padding, at::Tensor& out) {
+  return write_out(torchvulkan::max_unpool3d(self, indices, output_size, stride, padding), out);
+}
+
 }  // namespace
 
 TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("max_unpool2d", max_unpool2d);
+  m.impl("max_unpool2d.out", max_unpool2d_out);
   m.impl("max_unpool3d", max_unpool3d);
+  m.impl("max_unpool3d.out", max_unpool3d_out);
 }
 
 }  // namespace torchvulkan

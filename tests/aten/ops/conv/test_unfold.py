@@ -1,12 +1,13 @@
 """F.unfold and F.fold (im2col / col2im, csrc/aten/ops/conv/unfold.cpp) on the
 vulkan device, in strict mode against the CPU: values and gradients over
-kernel sizes, dilation, padding and stride, batched and not, and the CPU's
-errors."""
+kernel sizes, dilation, padding and stride, batched and not, the out= forms,
+and the CPU's errors."""
 
 import pytest
 import torch
 import torch.nn.functional as F
 
+from tests.helpers import assert_out_matches_cpu, assert_raises_as_cpu
 from tests.opinfo import check_op, parametrize
 
 # input shape, kernel, dilation, padding, stride
@@ -49,6 +50,28 @@ def test_errors(no_fallback):
         F.unfold(x, 5)
     with pytest.raises(RuntimeError, match="Expected size of input's dimension 1 to be divisible by the product"):
         F.fold(torch.ones(1, 5, 9, device="vulkan"), (4, 4), 2)
+
+
+def im2col(x, out):
+    return torch.ops.aten.im2col.out(x, [2, 3], [1, 2], [1, 0], [2, 1], out=out)
+
+
+def col2im(columns, out):
+    return torch.ops.aten.col2im.out(columns, [5, 6], [2, 3], [1, 2], [1, 0], [2, 1], out=out)
+
+
+@pytest.mark.parametrize("batched", [True, False])
+def test_out_forms(batched, no_fallback):
+    torch.manual_seed(0)
+    x, columns = torch.randn(2, 3, 5, 6), torch.randn(2, 18, 6)
+    if not batched:
+        x, columns = x[0], columns[0]
+    assert_out_matches_cpu(im2col, x)
+    assert_out_matches_cpu(col2im, columns)
+    # An out of another dtype: the CPU's kernels refuse it.
+    assert_raises_as_cpu(im2col, x, torch.empty(0, dtype=torch.int64))
+    assert_raises_as_cpu(col2im, columns, torch.empty(0, dtype=torch.float16))
+    assert_raises_as_cpu(im2col, torch.ones(1, 2, 1, 1), torch.empty(0))  # the shape check
 
 
 @parametrize(["nn.functional.unfold"], variants=["functional"])

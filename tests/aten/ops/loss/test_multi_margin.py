@@ -1,12 +1,13 @@
 """multi_margin_loss on the vulkan device (csrc/aten/ops/loss/multi_margin.cpp),
 in strict mode against the CPU: p = 1 and 2, margins, class weights, every
-reduction, vector inputs, gradients, OpInfo samples and bad arguments."""
+reduction, vector inputs, gradients, the out= forms, OpInfo samples and bad
+arguments."""
 
 import pytest
 import torch
 import torch.nn.functional as F
 
-from tests.helpers import assert_forward_backward_match
+from tests.helpers import assert_forward_backward_match, assert_out_matches_cpu, assert_raises_as_cpu
 from tests.opinfo import check_op, parametrize
 
 
@@ -32,6 +33,26 @@ def test_vector_input_and_bad_arguments(no_fallback):
     with pytest.raises(RuntimeError, match="only p == 1 and p == 2 supported"):  # F checks p before
         torch.ops.aten.multi_margin_loss(torch.randn(3, 4, device="vulkan"), torch.tensor([1, 2, 0], device="vulkan"),
                                          3, 1.0, None, 1)
+
+
+@pytest.mark.parametrize("reduction", [0, 1, 2])  # none, mean, sum
+def test_out_forms(reduction, no_fallback):
+    torch.manual_seed(0)
+    x, target, weight = torch.randn(4, 5), torch.tensor([0, 4, 2, 1]), torch.rand(5)
+    grad = torch.randn(4) if reduction == 0 else torch.tensor(0.7)
+
+    def loss(x, target, weight, out):
+        return torch.ops.aten.multi_margin_loss.out(x, target, 2, 0.7, weight, reduction, out=out)
+
+    def backward(grad, x, target, weight, out):
+        return torch.ops.aten.multi_margin_loss_backward.grad_input(
+            grad, x, target, 2, 0.7, weight, reduction, grad_input=out)
+
+    assert_out_matches_cpu(loss, x, target, weight)
+    assert_out_matches_cpu(backward, grad, x, target, weight)
+    assert_raises_as_cpu(loss, x, target, weight, torch.empty(0, dtype=torch.float64))
+    assert_raises_as_cpu(backward, grad, x, target, weight, torch.empty(0, dtype=torch.int64))
+    assert_raises_as_cpu(loss, x, target[:3], weight, torch.empty(0))  # the shape check
 
 
 @parametrize(["nn.functional.multi_margin_loss"], variants=["functional"])
