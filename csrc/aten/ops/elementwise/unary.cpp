@@ -22,6 +22,7 @@
 #include <ATen/ops/log1p_meta.h>
 #include <ATen/ops/log2_meta.h>
 #include <ATen/ops/log_meta.h>
+#include <ATen/ops/mvlgamma_native.h>
 #include <ATen/ops/neg_meta.h>
 #include <ATen/ops/polygamma_meta.h>
 #include <ATen/ops/reciprocal_meta.h>
@@ -109,6 +110,9 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("special_ndtri.out", special_ndtri_out);
   m.impl("polygamma", polygamma);
   m.impl("polygamma.out", polygamma_out);
+  // mvlgamma is composite (a sum of lgamma over a range); ATen's out= form,
+  // which runs it and copies, is device-generic but registered per backend.
+  m.impl("mvlgamma.out", at::native::mvlgamma_out);
 }
 
 }  // namespace torchvulkan

@@ -5,7 +5,6 @@
 #include <ATen/ExpandUtils.h>
 #include <ATen/native/Resize.h>
 #include <ATen/ops/empty.h>
-#include <ATen/ops/full.h>
 #include <ATen/ops/index_put.h>
 #include <ATen/ops/take.h>
 #include <torch/library.h>
@@ -82,11 +81,20 @@ at::Tensor& nonzero_out(const at::Tensor& self, at::Tensor& out) {
 }
 
 // nonzero_static: the first `size` rows of nonzero's, the rest fill_value.
-at::Tensor nonzero_static(const at::Tensor& self, int64_t size, int64_t fill_value) {
+at::Tensor& nonzero_static_out(const at::Tensor& self, int64_t size, int64_t fill_value,
+                               at::Tensor& out) {
   TORCH_CHECK(size >= 0, "nonzero_static: 'size' must be an non-negative integer");
-  at::Tensor out = at::full({size, self.dim()}, fill_value, self.options().dtype(at::kLong));
-  nonzero_rows(self, out, size);
+  TORCH_CHECK(out.scalar_type() == at::kLong,  // the CPU's message, word for word
+              "nonzero_static: Expected out tensor to have scalar type Long but got scalar type",
+              out.scalar_type());
+  at::native::resize_output(out, {size, self.dim()});
+  nonzero_rows(self, out.fill_(fill_value), size);
   return out;
+}
+
+at::Tensor nonzero_static(const at::Tensor& self, int64_t size, int64_t fill_value) {
+  at::Tensor out = at::empty({0}, self.options().dtype(at::kLong));
+  return nonzero_static_out(self, size, fill_value, out);
 }
 
 at::Tensor nonzero(const at::Tensor& self) {
@@ -137,6 +145,7 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("nonzero", nonzero);
   m.impl("nonzero.out", nonzero_out);
   m.impl("nonzero_static", nonzero_static);
+  m.impl("nonzero_static.out", nonzero_static_out);
   m.impl("masked_select", masked_select);
   m.impl("masked_select.out", masked_select_out);
   m.impl("masked_scatter_", masked_scatter_);

@@ -1,9 +1,10 @@
 // Shape ops: cat (one launch for contiguous inputs of the output's dtype,
 // shaders/index/cat.comp; otherwise one copy per input into its slice of the
 // output, which also converts dtypes), tril/triu, roll (ATen's formula: cat of two slices),
-// channel_shuffle (a transposed view, copied), the unfold view that repeat needs and
-// unfold's gradient.
+// channel_shuffle (a transposed view, copied), narrow_copy's out= form, the unfold view that
+// repeat needs and unfold's gradient.
 #include <ATen/MemoryOverlap.h>
+#include <ATen/native/Resize.h>
 #include <ATen/native/TensorShape.h>
 #include <ATen/ops/arange.h>
 #include <ATen/ops/cat.h>
@@ -181,6 +182,27 @@ at::Tensor channel_shuffle(const at::Tensor& self, int64_t groups) {
       .contiguous(self.suggest_memory_format());
 }
 
+// narrow_copy.out: the narrowed slice copied into `output`. The CPU's out
+// form copies raw memory (ATen has none for other devices); its checks are
+// repeated, as some differ from narrow's (a negative length runs past the end).
+at::Tensor& narrow_copy_out(const at::Tensor& self, int64_t dim, int64_t start, int64_t length,
+                            at::Tensor& output) {
+  TORCH_CHECK(self.dim() > 0, "narrow() cannot be applied to a 0-dim tensor.");
+  TORCH_CHECK(self.dtype() == output.dtype());
+  dim = dim < 0 ? c10::maybe_wrap_dim(dim, self.dim()) : dim;
+  TORCH_CHECK(dim < self.dim());
+  int64_t size = self.size(dim);
+  TORCH_CHECK_INDEX(-size <= start && start <= size,
+                    "start out of range (expected to be in range of [", -size, ", ", size,
+                    "], but got ", start, ")");
+  if (start < 0) start += size;
+  TORCH_CHECK(length >= 0 && start <= size - length, "start (", start, ") + length (", length,
+              ") exceeds dimension size (", size, ").");
+  at::Tensor slice = self.narrow(dim, start, length);
+  at::native::resize_output(output, slice.sizes());
+  return output.copy_(slice);
+}
+
 // The gradient of x.unfold(dim, size, step), whose window i, offset k (the
 // last dim) is x's element i * step + k along dim: offset k's slice of
 // `grad` added at positions k, k + step, ... of dim, one strided add per
@@ -208,6 +230,7 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("triu.out", triu_out);
   m.impl("roll", roll);
   m.impl("channel_shuffle", channel_shuffle);
+  m.impl("narrow_copy.out", narrow_copy_out);
   m.impl("unfold", at::native::unfold);
   m.impl("unfold_backward", unfold_backward);
 }

@@ -1,6 +1,7 @@
 import pytest
 import torch
 
+from tests.helpers import assert_out_matches_cpu, assert_raises_as_cpu
 from tests.opinfo import check_op, parametrize
 
 OPS = ["index_select", "gather", "scatter", "scatter_add", "take", "__getitem__", "index_put",
@@ -142,3 +143,20 @@ def test_nonzero_static(size, no_fallback):
     got = torch.nonzero_static(x.to("vulkan"), size=size, fill_value=-7)
     assert torch.equal(got.cpu(), torch.nonzero_static(x, size=size, fill_value=-7))
     assert torch.nonzero_static(torch.zeros(0, 2, device="vulkan"), size=2).cpu().tolist() == [[-1, -1], [-1, -1]]
+
+
+def nonzero_static(size, fill_value=-1):
+    return lambda x, out: torch.nonzero_static(x, size=size, fill_value=fill_value, out=out)
+
+
+@pytest.mark.parametrize("size", [0, 3, 50])
+def test_nonzero_static_out(size, no_fallback):
+    x = torch.randn(4, 5) * (torch.rand(4, 5) > 0.5)
+    assert_out_matches_cpu(nonzero_static(size, -7), x, dtype=torch.int64)
+    assert_out_matches_cpu(nonzero_static(size), torch.zeros(0, 2), dtype=torch.int64)
+    assert_out_matches_cpu(nonzero_static(size), torch.tensor(3.0), dtype=torch.int64)  # [size, 0]
+    out = torch.full((2, size), 5, dtype=torch.int64, device="vulkan").t()  # strided, the right size
+    assert nonzero_static(size, -7)(x.to("vulkan"), out) is out
+    assert torch.equal(out.cpu(), torch.nonzero_static(x, size=size, fill_value=-7))
+    assert_raises_as_cpu(nonzero_static(size), x, torch.empty(0))
+    assert_raises_as_cpu(nonzero_static(-1), x, torch.empty(0, dtype=torch.int64))

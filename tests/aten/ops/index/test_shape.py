@@ -1,10 +1,10 @@
 import pytest
 import torch
 
-from tests.helpers import assert_forward_backward_match
+from tests.helpers import assert_forward_backward_match, assert_out_matches_cpu, assert_raises_as_cpu
 from tests.opinfo import check_op, parametrize
 
-OPS = ["cat", "stack", "flip", "roll", "tril", "triu", "repeat"]
+OPS = ["cat", "stack", "flip", "roll", "tril", "triu", "repeat", "narrow_copy"]
 
 
 @parametrize(OPS)
@@ -82,3 +82,28 @@ def test_unfold_gradient(shape, dim, size, step, no_fallback):
     # unfold_backward: overlapping windows (step < size) add up, gaps (step >
     # size) get zero, any dim.
     assert_forward_backward_match(lambda t: t.unfold(dim, size, step) * 1.5, torch.randn(shape))
+
+
+def narrow_copy(dim, start, length):
+    return lambda x, out: torch.narrow_copy(x, dim, start, length, out=out)
+
+
+def test_narrow_copy_out(no_fallback):
+    x = torch.arange(24.0).view(2, 3, 4)
+    for args in [(1, 1, 2), (-2, -3, 2), (2, 2, 0), (0, 0, 2)]:
+        assert_out_matches_cpu(narrow_copy(*args), x)
+        assert_out_matches_cpu(narrow_copy(*args), x.transpose(0, 2))
+    out = torch.empty(2, 2, 4, device="vulkan").transpose(0, 2)  # the right size: its strides kept
+    narrow_copy(1, 0, 2)(x.transpose(0, 2).to("vulkan"), out)
+    assert out.stride() == (1, 4, 8)
+    torch.testing.assert_close(out.cpu(), x.transpose(0, 2).narrow(1, 0, 2))
+
+
+def test_narrow_copy_out_errors(no_fallback):
+    x, out = torch.arange(12.0).view(3, 4), torch.empty(0)
+    for args in [(1, 5, 1), (1, -5, 1), (1, 1, 4), (1, 1, -1), (-3, 0, 1), (0, -4, 1)]:
+        assert_raises_as_cpu(narrow_copy(*args), x, out)
+    assert_raises_as_cpu(narrow_copy(0, 0, 1), torch.tensor(1.0), out)  # 0-dim
+    assert_raises_as_cpu(narrow_copy(0, 0, 1), x, torch.empty(0, dtype=torch.int32))
+    with pytest.raises(RuntimeError, match="Expected dim <"):  # the CPU's words name its variables
+        narrow_copy(2, 0, 1)(x.to("vulkan"), out.to("vulkan"))
