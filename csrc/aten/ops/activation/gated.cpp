@@ -4,12 +4,14 @@
 //                 element, kept in `noise` for the backward; else r is
 //                 (lower + upper) / 2, a leaky ReLU)
 //   glu(x)      = first half * sigmoid(second half), halves along `dim`
+//                 (forward-mode AD: glu_jvp, and glu_backward_jvp for its backward)
 // ATen reshapes PReLU's weight to broadcast before calling _prelu_kernel;
 // its weight gradient comes back at x's shape and autograd sums it down, as
 // with the CPU kernel.
 #include <ATen/TensorOperators.h>
 #include <ATen/ops/cat.h>
 #include <ATen/ops/empty_like.h>
+#include <ATen/ops/glu_backward_jvp_native.h>
 #include <ATen/ops/glu_meta.h>
 #include <ATen/ops/leaky_relu.h>
 #include <ATen/ops/leaky_relu_backward.h>
@@ -107,6 +109,16 @@ at::Tensor& glu_backward_out(const at::Tensor& grad_output, const at::Tensor& se
   return grad_input.copy_(result);
 }
 
+// Forward-mode AD: glu's tangent along dx = (da, db),
+//   d glu = da * sigmoid(b) + glu * (1 - sigmoid(b)) * db.
+at::Tensor glu_jvp(const at::Tensor& glu, const at::Tensor& x, const at::Tensor& dx, int64_t dim) {
+  dim = c10::maybe_wrap_dim(dim, x.dim());
+  int64_t half = glu.size(dim);
+  at::Tensor gate = at::sigmoid(x.narrow(dim, half, half));
+  at::Tensor db = dx.narrow(dim, half, half);
+  return dx.narrow(dim, 0, half) * gate + glu * (db - gate * db);
+}
+
 }  // namespace
 
 TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
@@ -120,6 +132,10 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("glu.out", glu_out);
   m.impl("glu_backward", gated_backward);
   m.impl("glu_backward.grad_input", glu_backward_out);
+  m.impl("glu_jvp", glu_jvp);
+  // ATen's glu_backward_jvp (the tangent of glu_backward) is written with
+  // device-generic ops but registered for CPU and CUDA only.
+  m.impl("glu_backward_jvp", at::native::glu_backward_jvp);
 }
 
 }  // namespace torchvulkan

@@ -3,7 +3,8 @@
 // written with native ops:
 //   _masked_softmax(x, mask): softmax over dim where mask is false; a row
 //     masked whole gives NaN, as on the CPU (mask types: 0 an [L, L]
-//     attention mask, 1 a [B, L] key padding mask, 2 x's own shape);
+//     attention mask, 1 a [B, L] key padding mask, 2 x's own shape), and its
+//     backward;
 //   _native_multi_head_attention: q, k, v = x W_qkv^T + b_qkv, split in
 //     heads, q scaled by 1/sqrt(head dim); softmax(q k^T) v, heads joined,
 //     then the output projection; the weights (averaged over heads) on demand;
@@ -13,6 +14,7 @@
 #include <ATen/TensorOperators.h>
 #include <ATen/ops/_addmm_activation.h>
 #include <ATen/ops/_native_multi_head_attention.h>
+#include <ATen/ops/_softmax_backward_data.h>
 #include <ATen/ops/addmm.h>
 #include <ATen/ops/empty_like.h>
 #include <ATen/ops/layer_norm.h>
@@ -48,6 +50,22 @@ at::Tensor masked_softmax(const at::Tensor& x, const at::Tensor& mask_in,
   }
   return at::softmax(
       x.masked_fill(mask.expand(x.sizes()), -std::numeric_limits<double>::infinity()), dim);
+}
+
+// Softmax's gradient over the entries left unmasked, zero where masked:
+//   grad_x = mask ? 0 : y * (grad - sum over unmasked of grad * y).
+// Masked entries of grad and y are zeroed first, so that they add nothing to
+// the sum even where they are not finite, and in the result, which the CPU
+// keeps zero even where a row's sum is not finite. The mask has grad's shape,
+// as on the CPU and CUDA: autograd passes the forward's mask, not its type.
+at::Tensor masked_softmax_backward(const at::Tensor& grad, const at::Tensor& output,
+                                   const at::Tensor& mask, std::optional<int64_t> dim_in) {
+  TORCH_CHECK(grad.sizes() == mask.sizes(), "Mask shape should match grad shape");
+  TORCH_CHECK(mask.scalar_type() == at::kBool, "Mask should be a boolean tensor");
+  int64_t dim = c10::maybe_wrap_dim(dim_in.value_or(output.dim() - 1), grad.dim());
+  return at::_softmax_backward_data(grad.masked_fill(mask, 0), output.masked_fill(mask, 0), dim,
+                                    grad.scalar_type())
+      .masked_fill_(mask, 0);
 }
 
 // [B, T, H * d] -> [B, H, T, d].
@@ -129,6 +147,7 @@ at::Tensor encoder_layer(const at::Tensor& src, int64_t embed_dim, int64_t num_h
 
 TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("_masked_softmax", masked_softmax);
+  m.impl("_masked_softmax_backward", masked_softmax_backward);
   m.impl("_native_multi_head_attention", multi_head_attention);
   m.impl("_transformer_encoder_layer_fwd", encoder_layer);
 }

@@ -1,6 +1,7 @@
 """PReLU, RReLU and GLU on the vulkan device
 (csrc/aten/ops/activation/gated.cpp), in strict mode against the CPU: values
-and gradients, RReLU's random slopes in training, and OpInfo samples."""
+and gradients, GLU's forward-mode tangents, RReLU's random slopes in
+training, and OpInfo samples."""
 
 import pytest
 import torch
@@ -22,6 +23,33 @@ def test_prelu(weight_shape, no_fallback):
 def test_glu(dim, no_fallback):
     torch.manual_seed(0)
     assert_forward_backward_match(lambda t: F.glu(t, dim), torch.randn(4, 6, 8))
+
+
+@pytest.mark.parametrize("dim", [-1, 0])
+def test_glu_tangents(dim, no_fallback):
+    torch.manual_seed(0)
+    x, dx = torch.randn(4, 6, 8), torch.randn(4, 6, 8)
+    glu = F.glu(x, dim)
+    grad_glu, dgrad_glu = torch.randn(glu.shape), torch.randn(glu.shape)
+    grad_x = torch.ops.aten.glu_backward(grad_glu, x, dim)
+
+    def both(fn, *args):
+        on_device = [a.to("vulkan") if isinstance(a, torch.Tensor) else a for a in args]
+        torch.testing.assert_close(fn(*on_device).cpu(), fn(*args))
+
+    both(torch.ops.aten.glu_jvp, glu, x, dx, dim)
+    both(torch.ops.aten.glu_backward_jvp, grad_x, grad_glu, x, dgrad_glu, dx, dim)
+    # Forward-mode AD through glu and through its backward (forward over
+    # reverse; the output gradient has a tangent too, or autograd makes a zero
+    # one with _efficientzerotensor, which is not native).
+    both(lambda x, dx: torch.func.jvp(lambda t: F.glu(t, dim), (x,), (dx,))[1], x, dx)
+
+    def backward_tangent(x, dx, g, dg):
+        def backward(t, g):
+            return torch.func.vjp(lambda u: F.glu(u, dim), t)[1](g)[0]
+        return torch.func.jvp(backward, (x, g), (dx, dg))[1]
+
+    both(backward_tangent, x, dx, grad_glu, dgrad_glu)
 
 
 def test_glu_odd_dimension_refused(no_fallback):

@@ -3,10 +3,12 @@ nn.TransformerEncoderLayer (csrc/aten/ops/attention/transformer.cpp), taken in
 eval mode under no_grad, in strict mode against the CPU's same fast path:
 self- and cross-attention, key padding and attention masks, rows masked
 whole (NaN, as the CPU), the attention weights per head or averaged, post- and pre-norm layers
-with ReLU and GELU, and _masked_softmax's mask types."""
+with ReLU and GELU, and _masked_softmax's mask types and its backward."""
 
 import pytest
 import torch
+
+from tests.helpers import assert_raises_as_cpu
 
 TOL = {"rtol": 1e-4, "atol": 1e-5}
 
@@ -82,3 +84,32 @@ def test_masked_softmax_types(mask_type, no_fallback):
     torch.testing.assert_close(actual.cpu(), expected, equal_nan=True, **TOL)
     with pytest.raises(RuntimeError, match="boolean"):
         torch._masked_softmax(x.to("vulkan"), mask.float().to("vulkan"), 3, mask_type)
+
+
+@pytest.mark.parametrize("dim", [3, 1, -1, None])
+def test_masked_softmax_backward(dim, no_fallback):
+    torch.manual_seed(5)
+    x, grad = torch.randn(2, 3, 4, 5), torch.randn(2, 3, 4, 5)
+    mask = torch.rand(2, 3, 4, 5) > 0.6
+    mask[0, 0, 0] = True  # rows masked whole (along dims 3 and 1)
+    mask[1, :, 2, 3] = True
+    x.requires_grad_()
+    xv = x.detach().to("vulkan").requires_grad_()
+    y = torch._masked_softmax(x, mask, dim, 2)
+    yv = torch._masked_softmax(xv, mask.to("vulkan"), dim, 2)
+    y.backward(grad)
+    yv.backward(grad.to("vulkan"))
+    torch.testing.assert_close(xv.grad.cpu(), x.grad, equal_nan=True, **TOL)
+    # Non-finite values at masked entries stay out of the sums, as on the CPU.
+    grad[mask] = float("inf")
+    backward = torch.ops.aten._masked_softmax_backward
+    expected = backward(grad, y.detach(), mask, dim)
+    actual = backward(grad.to("vulkan"), yv.detach(), mask.to("vulkan"), dim)
+    torch.testing.assert_close(actual.cpu(), expected, **TOL)
+
+
+def test_masked_softmax_backward_errors(no_fallback):
+    backward = torch.ops.aten._masked_softmax_backward
+    grad, out = torch.randn(2, 4, 4), torch.rand(2, 4, 4)
+    assert_raises_as_cpu(backward, grad, out, torch.rand(4, 4) > 0.5, -1)  # a mask of type 0
+    assert_raises_as_cpu(backward, grad, out, torch.ones(2, 4, 4), -1)
