@@ -1,9 +1,11 @@
 // Storage resizing and the ops that re-point a tensor at storage
-// (resize_, set_): device memory comes from the caching allocator and old
-// contents move with a device copy.
+// (resize_, set_; is_set_to, ATen's host-side test, tells whether one did):
+// device memory comes from the caching allocator and old contents move with
+// a device copy.
 #include "aten/storage.h"
 
 #include <ATen/native/Resize.h>
+#include <ATen/ops/is_set_to_native.h>
 #include <torch/library.h>
 
 #include <algorithm>
@@ -82,6 +84,7 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("set_.source_Storage", set_source_storage);
   m.impl("set_.source_Tensor", set_source_tensor);
   m.impl("set_", set_empty);
+  m.impl("is_set_to", at::native::is_set_to);
 }
 
 }  // namespace torchvulkan

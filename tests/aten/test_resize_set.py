@@ -130,3 +130,16 @@ def test_storage_cpu_round_trip():
     host = d.untyped_storage().cpu()
     assert host.device.type == "cpu"
     assert torch.equal(torch.empty(0, dtype=torch.int32).set_(host), c)
+
+
+def test_is_set_to(no_fallback):
+    d = torch.arange(12.0, device="vulkan")
+    view = d.view(3, 4)
+    t = torch.empty(0, device="vulkan").set_(view)
+    assert t.is_set_to(view) and view.is_set_to(t)
+    assert not view.is_set_to(d)  # same storage and offset, other sizes
+    assert not view.is_set_to(view.t())  # other strides
+    assert not d[1:].is_set_to(d[:-1])  # other offset
+    assert not d.is_set_to(d.clone())  # other storage
+    # Two empty tensors with nothing to point at are not set to each other.
+    assert not torch.empty(0, device="vulkan").is_set_to(torch.empty(0, device="vulkan"))
