@@ -1,6 +1,7 @@
-// sum, mean, prod, amax, amin, any, all, aminmax: ATen's meta functions shape
-// and type the result; one reduce() call computes each. nansum is ATen's own
-// kernel up to its DispatchStub; count_nonzero shapes its int64 result here.
+// sum, mean, prod, amax, amin, any, all, aminmax (and its deprecated
+// _aminmax): ATen's meta functions shape and type the result; one reduce()
+// call computes each. nansum is ATen's own kernel up to its DispatchStub;
+// count_nonzero shapes its int64 result here.
 #include <ATen/core/ATen_fwd.h>
 #include <ATen/core/Tensor.h>
 #include <c10/util/OptionalArrayRef.h>
@@ -8,6 +9,7 @@
 #include <ATen/native/DispatchStub.h>
 #include <ATen/native/ReduceOps.h>
 #include <ATen/native/ReduceOpsUtils.h>
+#include <ATen/ops/_aminmax_native.h>
 #include <ATen/ops/aminmax_native.h>
 #include <ATen/ops/nansum_native.h>
 #include <ATen/ops/all_meta.h>
@@ -184,6 +186,9 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("count_nonzero.dim_IntList", count_nonzero);
   m.impl("aminmax", aminmax_functional);
   m.impl("aminmax.out", aminmax_out);
+  // The deprecated names: ATen's warn once and call aminmax.
+  m.impl("_aminmax", at::native::_aminmax_all);
+  m.impl("_aminmax.dim", at::native::_aminmax);
 }
 
 }  // namespace torchvulkan

@@ -47,3 +47,13 @@ def test_empty_reductions(no_fallback):
     assert torch.equal(e.sum(0).cpu(), torch.zeros(3))
     assert torch.equal(e.prod(0).cpu(), torch.ones(3))
     assert e.mean(0).cpu().isnan().all()
+
+
+def test_deprecated_aminmax_names(no_fallback):
+    x = torch.randn(3, 5)
+    d = x.to("vulkan")
+    for got, expected in [(torch.ops.aten._aminmax(d), torch.ops.aten._aminmax(x)),
+                          (torch.ops.aten._aminmax.dim(d, 1), torch.ops.aten._aminmax.dim(x, 1)),
+                          (torch.ops.aten._aminmax.dim(d, 0, True), torch.ops.aten._aminmax.dim(x, 0, True))]:
+        torch.testing.assert_close(got[0].cpu(), expected[0])
+        torch.testing.assert_close(got[1].cpu(), expected[1])
