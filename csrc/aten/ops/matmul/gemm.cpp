@@ -177,8 +177,10 @@ bool bf16_route(rt::Device& dev, at::Float32MatmulPrecision precision) {
     const char* v = std::getenv("TORCHVULKAN_FP32_MATMUL_VIA_BF16");
     return v && std::string_view(v) == "1";
   }();
+  // ATen's NoTF32Guard asks for full float32 where its composites need it
+  // (linalg_matrix_exp's approximant).
   return precision != at::Float32MatmulPrecision::HIGHEST &&
-         (any_tier || coop_tier(dev, c10::kBFloat16));
+         !at::NoTF32Guard::should_disable_tf32() && (any_tier || coop_tier(dev, c10::kBFloat16));
 }
 
 // `t` as bfloat16 thirds along `dim` (tripled): hi, hi, lo when `lo_last`
