@@ -1,7 +1,7 @@
 // The epilogue of the kernels that sum in float32 whatever X is
-// (gemm_splitk_reduce.comp, gemm_dot.comp): out[batch, m, n] =
-// act(alpha * sum + beta * bias[batch, m, n]) in the products' parameter
-// block (gemm_tiled.comp lists its words). beta == 0 ignores the bias
+// (gemm_coop.comp's element path, gemm_splitk_reduce.comp, gemm_dot.comp):
+// out[batch, m, n] = act(alpha * sum + beta * bias[batch, m, n]) in the
+// products' parameter block (gemm_tiled.comp lists its words). beta == 0 ignores the bias
 // entirely (NaN included), as PyTorch does.
 void store_sum(Params p, float sum, int64_t batch, int64_t m, int64_t n) {
   float value = uintBitsToFloat(uint(p.v[20])) * sum, beta = uintBitsToFloat(uint(p.v[21]));

@@ -62,6 +62,8 @@ layout(push_constant) uniform Args {
 // activation; flags (1: A vector loads, 2: B vector loads, 4: vector stores);
 // splits, chunk, workspace address.
 layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer Params { int64_t v[]; };
+
+#include "matmul/float_epilogue.glsl"
 layout(buffer_reference, std430, buffer_reference_align = 16) buffer Vec8 { uvec4 v; };
 
 const int T = 16;
@@ -307,7 +309,6 @@ void main() {
   // (round to nearest on NVIDIA), the element path's X_store's.
   uint64_t c = uint64_t(p.v[2]), bias = uint64_t(p.v[3]), workspace = uint64_t(p.v[26]);
   float alpha = uintBitsToFloat(uint(p.v[20])), beta = uintBitsToFloat(uint(p.v[21]));
-  int activation = int(p.v[22]);
   uint lane = gl_SubgroupInvocationID;
   int epi = int(sg) * EPI;
   if ((flags & 4) != 0) {
@@ -360,14 +361,7 @@ void main() {
           if (workspace != 0) {
             RefF32(workspace + uint64_t(((split * p.v[7] + batch) * M + m) * N + n) * 4u).v = value;
           } else {
-            value *= alpha;
-            // beta == 0 ignores the bias entirely (NaN included), as PyTorch.
-            if (bias != 0 && beta != 0.0) {
-              value += beta * X_load(bias + uint64_t(batch * p.v[17] + m * p.v[18] + n * p.v[19]) * 2u);
-            }
-            if (activation == 1) value = max(value, 0.0);
-            if (activation == 2) value = gelu_f(value);
-            X_store(c + uint64_t(batch * p.v[14] + m * p.v[15] + n * p.v[16]) * 2u, value);
+            store_sum(p, value, batch, m, n);
           }
         }
       }

@@ -118,6 +118,17 @@ const Tile& pick_tile(bool coop, bool coop2, bool vectors, int64_t batches, int6
 std::mutex tier_mutex;
 std::map<std::string, int64_t> tier_counts;
 
+void count_tier(const char* tier) {
+  std::lock_guard<std::mutex> lock(tier_mutex);
+  ++tier_counts[tier];
+}
+
+// Whether out's dtype sums in float32, so that its partial sums fit the
+// split-K workspace.
+bool float_sums(c10::ScalarType type) {
+  return type == c10::kHalf || type == c10::kBFloat16 || type == c10::kFloat;
+}
+
 // gemm_dot.comp (forced only, TORCHVULKAN_GEMM_TILE=dot, until measured
 // against the tiles): rows of dot products, for at most kDotColumns
 // columns with both operands contiguous along K, float16, bfloat16 or
@@ -126,8 +137,7 @@ std::map<std::string, int64_t> tier_counts;
 constexpr int64_t kDotColumns = 16, kDotRows = 4;
 bool dot_product(int64_t N, const std::array<int64_t, 3>& sa, const std::array<int64_t, 3>& sb,
                  c10::ScalarType type) {
-  return forced_tile() == &kDot && N <= kDotColumns && sa[2] == 1 && sb[1] == 1 &&
-         (type == c10::kHalf || type == c10::kBFloat16 || type == c10::kFloat);
+  return forced_tile() == &kDot && N <= kDotColumns && sa[2] == 1 && sb[1] == 1 && float_sums(type);
 }
 
 // The orientation the kernels stage an operand seen as [rows, k] in:
@@ -220,10 +230,7 @@ std::pair<at::Tensor, at::Tensor> bf16_operands(const at::Tensor& a, const at::T
 void launch_dot(rt::Device& dev, std::vector<int64_t>& meta, const at::Tensor& a,
                 const at::Tensor& b, const at::Tensor& out, const at::Tensor& bias, int64_t batches,
                 int64_t M, int64_t N, int64_t K) {
-  {
-    std::lock_guard<std::mutex> lock(tier_mutex);
-    ++tier_counts["dot"];
-  }
+  count_tier("dot");
   int64_t blocks = batches * ((M + kDotRows - 1) / kDotRows);
   int64_t splits =
       std::clamp<int64_t>((2048 + blocks - 1) / blocks, 1, std::max<int64_t>(1, K / 1024));
@@ -301,10 +308,7 @@ void launch_gemm(const at::Tensor& a, const at::Tensor& b, const at::Tensor& out
   }
   // Tier 2 (tensor cores) where the device and the build have it, else the portable tier.
   bool use_coop = coop_tier(dev, inputs);
-  {
-    std::lock_guard<std::mutex> lock(tier_mutex);
-    ++tier_counts[use_coop ? "coopmat" : "tiled"];
-  }
+  count_tier(use_coop ? "coopmat" : "tiled");
   std::vector<rt::Access> accesses = {span_of(a, false), span_of(b, false), span_of(out, true)};
   if (bias.defined()) accesses.push_back(span_of(bias, false));
   uint64_t args = 0;  // the kernels' only push constant: the parameter block's address
@@ -345,10 +349,9 @@ void launch_gemm(const at::Tensor& a, const at::Tensor& b, const at::Tensor& out
   // partial sums' workspace is float32).
   int64_t tiles = tile_count(tile, batches, M, N);
   int64_t k_steps = (K + tile.k - 1) / tile.k;
-  bool float_sums = type == c10::kHalf || type == c10::kBFloat16 || type == c10::kFloat;
-  int64_t splits = float_sums ? std::clamp<int64_t>((256 + tiles - 1) / tiles, 1,
-                                                    std::max<int64_t>(1, k_steps / 8))
-                              : 1;
+  int64_t splits = float_sums(type) ? std::clamp<int64_t>((256 + tiles - 1) / tiles, 1,
+                                                          std::max<int64_t>(1, k_steps / 8))
+                                    : 1;
   int64_t chunk =
       std::max<int64_t>(1, (k_steps + splits - 1) / splits) * tile.k;  // K = 0: one empty split
   splits = std::max<int64_t>(1, (K + chunk - 1) / chunk);
