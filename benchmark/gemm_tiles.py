@@ -4,9 +4,9 @@ Each configuration runs in its own process with TORCHVULKAN_GEMM_TILE set
 (csrc/aten/ops/matmul/gemm.cpp lists them; a configuration applies to the
 products of its tier: t64/t128/t128x64 to the portable tier, s128/s256,
 v128/v256 and VK_NV_cooperative_matrix2's c128/c256 to float16 and
-bfloat16 on tensor cores, dot to float products with at most 16 columns or
-rows whose operands are contiguous along K; "default" sets nothing, so
-gemm.cpp picks), cuda
+bfloat16 on tensor cores, dot and rows to the tile-less kernels' products
+(gemm.cpp's thin_kernel; forcing a tile keeps them out); "default" sets
+nothing, so gemm.cpp picks), cuda
 in another process without torchvulkan. Each case warms the GPU up for two seconds (timing.warm_up: an idle H200 runs at 345 MHz),
 then reports TFLOP/s by GPU timing events, median of 5 runs of 5, repeated
 until two agree (timing.timeit).
@@ -41,6 +41,10 @@ CASES = [
     ("mnist h=393216 g2^T@a", (10, 128, 393216), True, False, 1),
     ("mnist h=393216 g2@W2", (128, 10, 393216), False, False, 1),
     ("mnist h=393216 a@W2^T", (128, 393216, 10), False, True, 1),
+    # A linear layer on a few inputs (decoding): out^T = W x^T, gemm_dot's
+    # transposed form.
+    ("linear 4x4096->4096", (4, 4096, 4096), False, True, 1),
+    ("linear 16x4096->14336", (16, 4096, 14336), False, True, 1),
     ("bmm 32x1024x64x1024", (1024, 64, 1024), False, False, 32),
     # K = 32-1024 at a fixed output: a tile's fixed cost against its cost per
     # step of K (docs/measurements.md, seventh session).
@@ -92,6 +96,8 @@ def registers(tile, dtype_name):
     kernel = {"t": "gemm_tiled", "c": "gemm_coop2"}.get(tile[0], "gemm_coop")
     if tile == "dot":
         names = [f"gemm_dot.gemm.{short}"]
+    elif tile == "rows":
+        names = [f"gemm_rows.r16.{short}"]
     elif tile.startswith("t"):
         names = [f"{kernel}.{tile}.{short}"]
     else:

@@ -2,13 +2,15 @@
 // to COLS) whose operands are both contiguous along K: rows of dot products,
 // such as the MNIST benchmark's a @ W2^T (10 classes, K = h) or, transposed
 // by the host, a linear layer applied to a few rows (gemm.cpp's
-// dot_product). Memory bound: at most COLS multiply-adds per value of A.
-// float16, bfloat16 and float32, summed in float32. Taken only when forced
-// (TORCHVULKAN_GEMM_TILE=dot) until measured against the tiles.
+// thin_kernel). Memory bound: at most COLS multiply-adds per value of A.
+// float16, bfloat16 and float32, summed in float32.
 //
 // Each workgroup takes RB rows of A and one split of K; its invocations
 // stride along K, so each step reads a contiguous run of every row of A
-// and of B^T, and sums RB x COLS partial products. They meet in shared
+// and of B^T, and sums RB x COLS partial products. Where the host found
+// both operands contiguous in aligned 16-byte vectors along K (flags 1 and
+// 2 of word 23, each split a whole number of vectors), each invocation reads
+// VEC values of each row a step, as one load. They meet in shared
 // memory at the end (one barrier; no subgroup arithmetic, which not every
 // device has), and invocation t adds up output t of the block. With one
 // split it writes C through the epilogue; with more, each split writes its
@@ -55,7 +57,31 @@ void main() {
 
   float acc[RB][COLS];
   [[unroll]] for (int r = 0; r < RB; ++r)[[unroll]] for (int c = 0; c < COLS; ++c) acc[r][c] = 0.0;
-  for (int64_t k = k_begin; k < k_end; k += WORKGROUP) {
+  if ((p.v[23] & 3) == 3) {
+    uint64_t va = uint64_t(p.v[0]) + uint64_t(batch * p.v[8] + m0 * p.v[9] + first + t * VEC) * X_BYTES;
+    uint64_t vb = uint64_t(p.v[1]) + uint64_t(batch * p.v[11] + first + t * VEC) * X_BYTES;
+    uint64_t v_step = uint64_t(WORKGROUP * VEC) * X_BYTES;
+    for (int64_t k = first + t * VEC; k < k_end; k += WORKGROUP * VEC) {
+      float av[RB][VEC];
+      [[unroll]] for (int r = 0; r < RB; ++r) {
+        if (r < rows) {
+          X_loadv(va + uint64_t(r) * a_row, av[r]);
+        } else {
+          [[unroll]] for (int e = 0; e < VEC; ++e) av[r][e] = 0.0;
+        }
+      }
+      [[unroll]] for (int c = 0; c < COLS; ++c) {
+        if (c < cols) {
+          float bv[VEC];
+          X_loadv(vb + uint64_t(c) * b_col, bv);
+          [[unroll]] for (int r = 0; r < RB; ++r)[[unroll]] for (int e = 0; e < VEC; ++e) acc[r][c] += av[r][e] * bv[e];
+        }
+      }
+      va += v_step;
+      vb += v_step;
+    }
+  }
+  for (int64_t k = k_begin; (p.v[23] & 3) != 3 && k < k_end; k += WORKGROUP) {
     float av[RB];
     [[unroll]] for (int r = 0; r < RB; ++r) av[r] = r < rows ? X_load(a + uint64_t(r) * a_row) : 0.0;
     [[unroll]] for (int c = 0; c < COLS; ++c) {

@@ -53,9 +53,11 @@ constexpr Tile kTiles[] = {{"t64", false, false, 64, 64, 16, "gemm_tiled"},
                            {"t128x64", false, false, 128, 64, 8, "gemm_tiled"},
                            {"t128w", false, false, 128, 128, 8, "gemm_tiled"},
                            {"t128w16", false, false, 128, 128, 16, "gemm_tiled"},
-                           {"dot", false, false, 0, 0, 0, "gemm_dot"}};
+                           {"dot", false, false, 0, 0, 0, "gemm_dot"},
+                           {"rows", false, false, 0, 0, 0, "gemm_rows"}};
 constexpr const Tile &kT64 = kTiles[0], &kT128 = kTiles[1], &kS128 = kTiles[2], &kS256 = kTiles[3],
-                     &kV128 = kTiles[6], &kV256 = kTiles[7], &kDot = kTiles[11];
+                     &kV128 = kTiles[6], &kV256 = kTiles[7], &kDot = kTiles[11],
+                     &kRows = kTiles[12];
 // The larger tiles of a tier are used once the output has this many of
 // them and K is at least the tier's minimum below (H200, float16 8192^3: s256
 // 205 against s128's 191 TFLOP/s, 4096^3 with 512 tiles: 187 against 169;
@@ -100,7 +102,7 @@ int64_t tile_count(const Tile& tile, int64_t batches, int64_t M, int64_t N) {
 const Tile& pick_tile(bool coop, bool coop2, bool vectors, int64_t batches, int64_t M, int64_t N,
                       int64_t K) {
   const Tile* forced = forced_tile();
-  if (forced && forced != &kDot && forced->coop == coop &&
+  if (forced && forced->m > 0 && forced->coop == coop &&
       (coop2 || std::string_view(forced->kernel) != "gemm_coop2") && (vectors || !forced->vectors))
     return *forced;
   const Tile &small = !coop     ? kT64
@@ -129,17 +131,6 @@ bool float_sums(c10::ScalarType type) {
   return type == c10::kHalf || type == c10::kBFloat16 || type == c10::kFloat;
 }
 
-// gemm_dot.comp (forced only, TORCHVULKAN_GEMM_TILE=dot, until measured
-// against the tiles): rows of dot products, for at most kDotColumns
-// columns with both operands contiguous along K, float16, bfloat16 or
-// float32 summed in float32. The MNIST benchmark's a @ W2^T (N = 10, K =
-// 393216) takes 156 us on the s128 tiles against cuBLAS's 75 (H100).
-constexpr int64_t kDotColumns = 16, kDotRows = 4;
-bool dot_product(int64_t N, const std::array<int64_t, 3>& sa, const std::array<int64_t, 3>& sb,
-                 c10::ScalarType type) {
-  return forced_tile() == &kDot && N <= kDotColumns && sa[2] == 1 && sb[1] == 1 && float_sums(type);
-}
-
 // The orientation the kernels stage an operand seen as [rows, k] in:
 // K-major when K is contiguous or neither dim is, else rows-major.
 bool k_major(int64_t row_stride, int64_t k_stride) {
@@ -160,10 +151,37 @@ bool vector_loadable(const at::Tensor& t, int64_t batch_stride, int64_t rows, in
          address_of(t) % 16 == 0;
 }
 
+// The tile-less kernels for products with few rows or columns, memory
+// bound, where the tiles compute mostly padding (H100, the MNIST benchmark
+// at h = 393216: g2^T @ a, M = 10, 200 us on the s128 tiles against cuBLAS's
+// 64; a @ W2^T, N = 10, 156 against 75). Both sum float16, bfloat16 or float32
+// in float32; neither runs while TORCHVULKAN_GEMM_TILE forces a tile. With
+// at most kThin columns and both operands contiguous along K,
+// gemm_dot.comp: rows of dot products. With at most kThin rows and B
+// contiguous along N in 16-byte vectors, gemm_rows.comp.
+constexpr int64_t kThin = 16, kDotRows = 4;
+bool thin_allowed(const Tile& kernel) {
+  const Tile* forced = forced_tile();
+  return !forced || forced == &kernel;
+}
+
 // (batch, row, col) strides of a 2-D or 3-D tensor; a 2-D one repeats per batch.
 std::array<int64_t, 3> strides3(const at::Tensor& t) {
   if (t.dim() == 3) return {t.stride(0), t.stride(1), t.stride(2)};
   return {0, t.stride(0), t.stride(1)};
+}
+
+// The tile-less kernel for out = a @ b, if one fits.
+const Tile* thin_kernel(const at::Tensor& a, const at::Tensor& b, const at::Tensor& out) {
+  int64_t M = out.size(-2), N = out.size(-1), K = a.size(-1);
+  if (!float_sums(out.scalar_type())) return nullptr;
+  auto sa = strides3(a), sb = strides3(b);
+  if (M <= kThin && thin_allowed(kRows) &&
+      vector_loadable(b, sb[0], N, K, sb[2], sb[1], 16 / b.element_size()) &&
+      !k_major(sb[2], sb[1]))
+    return &kRows;
+  if (N <= kThin && thin_allowed(kDot) && sa[2] == 1 && sb[1] == 1) return &kDot;
+  return nullptr;
 }
 
 // Whether the device and the build have the tensor-core tier for products of
@@ -223,35 +241,50 @@ std::pair<at::Tensor, at::Tensor> bf16_operands(const at::Tensor& a, const at::T
   return {split_thirds(a, -1, true), split_thirds(b, -2, false)};
 }
 
-// gemm_dot.comp's launch (dot_product): blocks of kDotRows rows times
-// splits of K, about 2048 workgroups, each split at least 1024 values of K,
-// its float32 sums added by gemm_splitk_reduce.comp where K is split.
-// `meta` holds the parameter block up to the activation.
-void launch_dot(rt::Device& dev, std::vector<int64_t>& meta, const at::Tensor& a,
-                const at::Tensor& b, const at::Tensor& out, const at::Tensor& bias, int64_t batches,
-                int64_t M, int64_t N, int64_t K) {
-  count_tier("dot");
-  int64_t blocks = batches * ((M + kDotRows - 1) / kDotRows);
+// A tile-less kernel's launch (thin_kernel): gemm_dot.comp in blocks of
+// kDotRows rows, about 2048 workgroups, gemm_rows.comp in blocks of its
+// workgroup's columns, about 1024, each times splits of K of at least 1024
+// or 256 values, their float32 sums added by gemm_splitk_reduce.comp where K
+// is split. `meta` holds the parameter block up to the activation;
+// `out_vectors`: out may be written in 16-byte vectors (gemm_rows.comp,
+// with one split and nothing to apply but alpha).
+void launch_thin(rt::Device& dev, const Tile& thin, std::vector<int64_t>& meta, const at::Tensor& a,
+                 const at::Tensor& b, const at::Tensor& out, const at::Tensor& bias,
+                 int64_t batches, int64_t M, int64_t N, int64_t K, bool out_vectors) {
+  // gemm_dot.comp reads both operands in 16-byte vectors along K where it
+  // can, each split a whole number of them.
+  int64_t vector = 16 / out.element_size();
+  auto sa = strides3(a), sb = strides3(b);
+  bool dot_vectors = vector_loadable(a, sa[0], M, K, sa[1], sa[2], vector) &&
+                     vector_loadable(b, sb[0], N, K, sb[2], sb[1], vector);
+  count_tier(thin.name);
+  std::string dtype = dtype_name(out.scalar_type());
+  const rt::Kernel& kernel =
+      dev.pipelines().get(std::string(thin.kernel) + (&thin == &kDot ? ".gemm." : ".r16.") + dtype);
+  bool dot = &thin == &kDot;
+  int64_t columns = static_cast<int64_t>(kernel.workgroup_size) * (16 / out.element_size());
+  int64_t blocks = batches * (dot ? (M + kDotRows - 1) / kDotRows : (N + columns - 1) / columns);
+  int64_t target = dot ? 2048 : 1024, min_split = dot ? 1024 : 256;
   int64_t splits =
-      std::clamp<int64_t>((2048 + blocks - 1) / blocks, 1, std::max<int64_t>(1, K / 1024));
+      std::clamp<int64_t>((target + blocks - 1) / blocks, 1, std::max<int64_t>(1, K / min_split));
   int64_t chunk = std::max<int64_t>(1, (K + splits - 1) / splits);
+  chunk = (chunk + vector - 1) / vector * vector;
   splits = std::max<int64_t>(1, (K + chunk - 1) / chunk);
   at::Tensor workspace =
       splits > 1 ? at::empty({splits * batches * M * N}, out.options().dtype(at::kFloat))
                  : at::Tensor();
-  meta.insert(meta.end(), {0, splits, chunk, int64_t(address_of(workspace))});
-  std::string dtype = dtype_name(out.scalar_type());
+  int64_t flags = dot ? (dot_vectors ? 3 : 0) : (splits == 1 && out_vectors ? 4 : 0);
+  meta.insert(meta.end(), {flags, splits, chunk, int64_t(address_of(workspace))});
   uint64_t args = 0;  // the kernels' only push constant: the parameter block's address
   auto dispatch = [&](const rt::Kernel& kernel, uint64_t invocations,
                       std::span<const rt::Access> touched) {
     dev.stream().dispatch(kernel, &args, sizeof(args), meta.data(),
                           static_cast<uint32_t>(meta.size() * 8), invocations, touched);
   };
-  const rt::Kernel& dot = dev.pipelines().get("gemm_dot.gemm." + dtype);
   std::vector<rt::Access> first = {span_of(a, false), span_of(b, false)};
   first.push_back(splits > 1 ? span_of(workspace, true) : span_of(out, true));
   if (bias.defined() && splits == 1) first.push_back(span_of(bias, false));
-  dispatch(dot, static_cast<uint64_t>(blocks * splits) * dot.workgroup_size, first);
+  dispatch(kernel, static_cast<uint64_t>(blocks * splits) * kernel.workgroup_size, first);
   if (splits == 1) return;
   std::vector<rt::Access> second = {span_of(workspace, false), span_of(out, true)};
   if (bias.defined()) second.push_back(span_of(bias, false));
@@ -271,11 +304,10 @@ void launch_gemm(const at::Tensor& a, const at::Tensor& b, const at::Tensor& out
   int64_t M = out.size(-2), N = out.size(-1), K = a.size(-1);
   c10::ScalarType type = out.scalar_type();
   at::Tensor bias = bias_in.defined() ? bias_in.expand(out.sizes()) : bias_in;
-  // A few rows of dot products (a linear layer on a few inputs) are a few
-  // columns of them transposed, out^T = b^T a^T: every kernel takes any
-  // strides, so the transposition is free.
-  if (M <= kDotColumns && N > kDotColumns && inputs == type &&
-      dot_product(M, strides3(b.mT()), strides3(a.mT()), type)) {
+  // A product a tile-less kernel serves only transposed (a linear layer on
+  // a few inputs: a few rows of dot products) takes it as out^T = b^T a^T:
+  // every kernel takes any strides, so the transposition is free.
+  if (inputs == type && !thin_kernel(a, b, out) && thin_kernel(b.mT(), a.mT(), out.mT())) {
     launch_gemm(b.mT(), a.mT(), out.mT(), bias.defined() ? bias.mT() : bias, alpha, beta, epilogue,
                 inputs);
     return;
@@ -302,8 +334,14 @@ void launch_gemm(const at::Tensor& a, const at::Tensor& b, const at::Tensor& out
   meta.push_back(static_cast<int64_t>(epilogue));
 
   rt::Device& dev = device_for(out);
-  if (inputs == type && dot_product(N, strides3(a), strides3(b), type)) {
-    launch_dot(dev, meta, a, b, out, bias, batches, M, N, K);
+  auto sa = strides3(a), sb = strides3(b), sc = strides3(out);
+  auto aligned = [](const at::Tensor& t) { return address_of(t) % 16 == 0; };
+  bool no_bias = !bias.defined() || beta.toDouble() == 0;
+  if (const Tile* thin = inputs == type ? thin_kernel(a, b, out) : nullptr) {
+    int64_t vector = 16 / out.element_size();
+    bool out_vectors = epilogue == Epilogue::none && no_bias && sc[2] == 1 && sc[1] % vector == 0 &&
+                       sc[0] % vector == 0 && aligned(out);
+    launch_thin(dev, *thin, meta, a, b, out, bias, batches, M, N, K, out_vectors);
     return;
   }
   // Tier 2 (tensor cores) where the device and the build have it, else the portable tier.
@@ -317,8 +355,6 @@ void launch_gemm(const at::Tensor& a, const at::Tensor& b, const at::Tensor& out
     dev.stream().dispatch(kernel, &args, sizeof(args), meta.data(),
                           static_cast<uint32_t>(meta.size() * 8), invocations, touched);
   };
-  auto sa = strides3(a), sb = strides3(b), sc = strides3(out);
-  auto aligned = [](const at::Tensor& t) { return address_of(t) % 16 == 0; };
   // Whether each operand can be read in aligned chunks (gemm_coop*.comp: 8
   // elements, 16 bytes; gemm_tiled.comp: 4), out written in rows of 16-byte
   // vectors, and the bias left out (beta == 0 ignores it, NaN included).
@@ -326,7 +362,6 @@ void launch_gemm(const at::Tensor& a, const at::Tensor& b, const at::Tensor& out
   bool a_vectors = vector_loadable(a, sa[0], M, K, sa[1], sa[2], chunk_elements);
   bool b_vectors = vector_loadable(b, sb[0], N, K, sb[2], sb[1], chunk_elements);
   bool out_rows = sc[2] == 1 && sc[1] % 8 == 0 && sc[0] % 8 == 0 && aligned(out);
-  bool no_bias = !bias.defined() || beta.toDouble() == 0;
   // gemm_coop2.comp, where forced, reads both operands as vectors, writes
   // rows of out, applies alpha alone, and indexes in 32 bits.
   const Tile* forced = forced_tile();

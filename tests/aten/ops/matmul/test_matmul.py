@@ -158,19 +158,18 @@ def test_split_k(dtype, no_fallback):
 
 
 # gemm_dot.comp (rows of dot products: at most 16 columns, both operands
-# contiguous along K), taken only under TORCHVULKAN_GEMM_TILE=dot
-# (test_forced_dot runs this in a child process so): split along K through
-# the float32 workspace, a few rows of them (a linear layer on a few inputs)
-# as the transposed product, rows cut inside the kernel's block of 4, K not
-# a multiple of its 64 invocations, batches, alpha, beta, the bias and both
-# activations.
-@pytest.mark.skipif(os.environ.get("TORCHVULKAN_GEMM_TILE") != "dot", reason="runs under test_forced_dot")
+# contiguous along K): split along K through the float32 workspace, a few
+# rows of them (a linear layer on a few inputs) as the transposed product,
+# rows cut inside the kernel's block of 4, K not a multiple of its 64
+# invocations, batches, alpha, beta, the bias and both activations.
 @pytest.mark.parametrize("dtype", [torch.float32, torch.float16, torch.bfloat16])
 def test_dot_products(dtype, no_fallback):
     tol = dict(rtol=2e-2, atol=1e-1) if dtype != torch.float32 else dict(rtol=1e-4, atol=1e-4)
     name = {torch.float32: "f32", torch.float16: "f16", torch.bfloat16: "bf16"}[dtype]
-    # (batches, M, K, N): split along K; transposed (M <= 16); one split; a column.
-    for batches, m, k, n in [(1, 130, 3001, 10), (2, 5, 700, 33), (3, 7, 300, 16), (1, 9, 5000, 1)]:
+    # (batches, M, K, N): split along K, value by value and in vectors;
+    # transposed (M <= 16); one split; a column.
+    for batches, m, k, n in [(1, 130, 3001, 10), (1, 20, 4096, 12), (2, 5, 700, 33), (3, 7, 300, 16),
+                             (1, 9, 5000, 1)]:
         a, w = torch.randn(batches, m, k, dtype=dtype), torch.randn(batches, n, k, dtype=dtype)
         da, dw = a.to("vulkan"), w.to("vulkan")
         assert kernels_of(lambda: torch.bmm(da, dw.mT))[0] == f"gemm_dot.gemm.{name}"
@@ -185,5 +184,33 @@ def test_dot_products(dtype, no_fallback):
         torch.testing.assert_close(got.double(), act(bias.double() + x.double() @ w.double().t()), **tol)
 
 
-def test_forced_dot():
-    pytest_with_tile(__file__, "dot", "test_dot_products or test_odd_shapes or test_split_k or gradients")
+# gemm_rows.comp (at most 16 rows, B contiguous along N in 16-byte vectors):
+# one split written as vectors, split along K, one row, A transposed (the
+# MNIST benchmark's g2^T @ a), a few columns of a product whose A is
+# contiguous along M (taken transposed), batches, and through the
+# epilogue: alpha, beta, the bias and both activations.
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float16, torch.bfloat16])
+def test_rows_products(dtype, no_fallback):
+    tol = dict(rtol=2e-2, atol=1e-1) if dtype != torch.float32 else dict(rtol=1e-4, atol=1e-4)
+    name = f"gemm_rows.r16.{ {torch.float32: 'f32', torch.float16: 'f16', torch.bfloat16: 'bf16'}[dtype]}"
+    for batches, m, k, n, ta in [(1, 10, 200, 1024, False), (2, 16, 3000, 48, False), (1, 1, 70, 8, False),
+                                 (1, 10, 300, 520, True), (3, 7, 65, 16, True)]:
+        a = torch.randn(batches, *((k, m) if ta else (m, k)), dtype=dtype)
+        b = torch.randn(batches, k, n, dtype=dtype)
+        da, db = a.to("vulkan"), b.to("vulkan")
+        da = da.mT if ta else da
+        a = a.mT if ta else a
+        assert kernels_of(lambda: torch.bmm(da, db))[0] == name
+        torch.testing.assert_close(torch.bmm(da, db).cpu(), (a.double() @ b.double()).to(dtype), **tol)
+    # out [40, 5] = x @ w with x contiguous along M: out^T = w^T x^T has 5 rows.
+    x, w = torch.randn(300, 40, dtype=dtype).t(), torch.randn(300, 8, dtype=dtype)[:, :5]
+    dx, dw = x.t().contiguous().to("vulkan").t(), w.to("vulkan")
+    assert kernels_of(lambda: dx @ dw) == [name]
+    torch.testing.assert_close((dx @ dw).cpu(), (x.double() @ w.double()).to(dtype), **tol)
+    x, w, bias = (torch.randn(*s, dtype=dtype) for s in ((6, 1000), (1000, 40), (40,)))
+    got = torch.addmm(bias.to("vulkan"), x.to("vulkan"), w.to("vulkan"), alpha=0.5, beta=2.0).cpu()
+    torch.testing.assert_close(got, (2.0 * bias.double() + 0.5 * (x.double() @ w.double())).to(dtype), **tol)
+    for use_gelu, act in ((False, torch.relu), (True, torch.nn.functional.gelu)):
+        got = torch.ops.aten._addmm_activation(bias.to("vulkan"), x.to("vulkan"), w.to("vulkan"),
+                                               use_gelu=use_gelu).cpu()
+        torch.testing.assert_close(got.double(), act(bias.double() + x.double() @ w.double()), **tol)

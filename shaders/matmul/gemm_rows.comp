@@ -1,0 +1,121 @@
+// C = act(alpha * A @ B + beta * bias) for products with few rows (M up to
+// ROWS) whose B is contiguous along N: each value of B meets at most ROWS
+// values of A, so the product is as fast as B can be read. Such as the
+// MNIST benchmark's g2^T @ a (10 classes, N = h) or, transposed by the host,
+// a few columns of a product whose A is contiguous along M (gemm.cpp's
+// rows_product). float16, bfloat16 and float32, summed in float32.
+//
+// The 128x128 tiles spend 118 of every 128 rows of their work on padding
+// there, and their 255 registers leave one workgroup of four subgroups per
+// SM to wait out each load (H100, g2^T @ a at h = 393216: 200 us against
+// cuBLAS's 64). Here invocation t of a workgroup owns CW consecutive
+// columns (one 16-byte vector of B per row of K, CW = 16 / X_BYTES) and
+// all ROWS rows of them in registers. A's rows of a block of WORKGROUP
+// values of K are staged in shared memory once per workgroup (A may have
+// any strides), read back as vec4s that every invocation shares. B is read
+// KB rows at a time, as raw bits decoded at use, so that KB vector loads are
+// in flight per invocation.
+//
+// Split-K as in gemm_tiled.comp: group g takes split g % splits (`chunk`
+// values of K), and with more than one split writes float32 sums to the
+// workspace [splits, batches, M, N] for gemm_splitk_reduce.comp.
+#extension GL_EXT_control_flow_attributes : require
+
+#include "common/math.glsl"
+
+layout(push_constant) uniform Args {
+  uint64_t meta;
+} args;
+
+// The products' parameter block (gemm_tiled.comp lists its words; flag 4 of
+// word 23: out may be written in 16-byte vectors).
+layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer Params { int64_t v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer Raw16 { uvec4 v; };
+
+#include "matmul/float_epilogue.glsl"
+
+const int CW = VEC;  // columns per invocation: 16 bytes of X
+const int KB = 8;             // rows of B loaded at once
+shared vec4 a_tile[WORKGROUP][ROWS / 4];
+
+// Element e of a 16-byte vector of B's raw bits.
+float element(uvec4 w, int e) {
+#if X_BYTES == 4
+  return X_from_bits(w[e]);
+#else
+  return X_from_bits(bitfieldExtract(w[e / 2], 16 * (e % 2), 16));
+#endif
+}
+
+void main() {
+  Params p = Params(args.meta);
+  int64_t M = p.v[4], N = p.v[5], K = p.v[6], batches = p.v[7];
+  int64_t splits = p.v[24], chunk = p.v[25];
+  int64_t blocks = (N + WORKGROUP * CW - 1) / (WORKGROUP * CW);
+  int64_t group = int64_t(uint64_t(gl_WorkGroupID.y) * gl_NumWorkGroups.x + gl_WorkGroupID.x);
+  int64_t split = group % splits, block = (group / splits) % blocks, batch = group / (splits * blocks);
+  if (batch >= batches) return;
+  int t = int(gl_LocalInvocationID.x), rows = int(M);
+  int64_t n0 = (block * WORKGROUP + t) * CW;
+  bool mine = n0 < N;  // N is a multiple of CW (the host checks)
+  // The split's end as start + chunk (gemm_dot.comp says why).
+  int64_t k_begin = split * chunk, k_end = min(K, k_begin + chunk);
+  uint64_t a = uint64_t(p.v[0]) + uint64_t(batch * p.v[8]) * X_BYTES;
+  uint64_t b = uint64_t(p.v[1]) + uint64_t(batch * p.v[11] + k_begin * p.v[12] + n0) * X_BYTES;
+  uint64_t b_row = uint64_t(p.v[12]) * X_BYTES;
+
+  vec4 acc[ROWS][CW / 4];
+  [[unroll]] for (int r = 0; r < ROWS; ++r)[[unroll]] for (int c = 0; c < CW / 4; ++c) acc[r][c] = vec4(0.0);
+  for (int64_t k0 = k_begin; k0 < k_end; k0 += WORKGROUP) {
+    // Invocation t stages A[:, k0 + t].
+    barrier();
+    int64_t k = k0 + t;
+    [[unroll]] for (int q = 0; q < ROWS / 4; ++q) {
+      vec4 column = vec4(0.0);
+      [[unroll]] for (int i = 0; i < 4; ++i) {
+        int r = 4 * q + i;
+        if (r < rows && k < k_end) column[i] = X_load(a + uint64_t(r * p.v[9] + k * p.v[10]) * X_BYTES);
+      }
+      a_tile[t][q] = column;
+    }
+    barrier();
+    int depth = int(min(int64_t(WORKGROUP), k_end - k0));
+    for (int kk = 0; kk < depth; kk += KB) {
+      uvec4 raw[KB];
+      [[unroll]] for (int i = 0; i < KB; ++i) {
+        raw[i] = mine && kk + i < depth ? Raw16(b + uint64_t(kk + i) * b_row).v : uvec4(0u);
+      }
+      [[unroll]] for (int i = 0; i < KB; ++i) {
+        float bv[CW];
+        [[unroll]] for (int e = 0; e < CW; ++e) bv[e] = element(raw[i], e);
+        // Rows past M add zeros; skipping whole groups of 4 saves their work.
+        [[unroll]] for (int q = 0; q < ROWS / 4; ++q) {
+          if (4 * q < rows) {
+            vec4 av = a_tile[kk + i][q];
+            [[unroll]] for (int j = 0; j < 4; ++j)
+              [[unroll]] for (int c = 0; c < CW / 4; ++c)
+                acc[4 * q + j][c] += av[j] * vec4(bv[4 * c], bv[4 * c + 1], bv[4 * c + 2], bv[4 * c + 3]);
+          }
+        }
+      }
+    }
+    b += uint64_t(WORKGROUP) * b_row;
+  }
+  if (!mine) return;
+
+  bool vector_store = (p.v[23] & 4) != 0 && splits == 1;
+  // No early exit from these loops (gemm_tiled.comp's epilogue says why).
+  [[unroll]] for (int r = 0; r < ROWS; ++r) {
+    if (r >= rows) {
+    } else if (p.v[26] != 0) {
+      uint64_t at = uint64_t(p.v[26]) + uint64_t(((split * batches + batch) * M + r) * N + n0) * 4u;
+      [[unroll]] for (int c = 0; c < CW; ++c) RefF32(at + uint64_t(c) * 4u).v = acc[r][c / 4][c % 4];
+    } else if (vector_store) {
+      float v[VEC];
+      [[unroll]] for (int c = 0; c < CW; ++c) v[c] = uintBitsToFloat(uint(p.v[20])) * acc[r][c / 4][c % 4];
+      X_storev(uint64_t(p.v[2]) + uint64_t(batch * p.v[14] + r * p.v[15] + n0) * X_BYTES, v);
+    } else {
+      [[unroll]] for (int c = 0; c < CW; ++c) store_sum(p, acc[r][c / 4][c % 4], batch, r, n0 + c);
+    }
+  }
+}
