@@ -152,17 +152,24 @@ bool vector_loadable(const at::Tensor& t, int64_t batch_stride, int64_t rows, in
 }
 
 // The tile-less kernels for products with few rows or columns, memory
-// bound, where the tiles compute mostly padding (H100, the MNIST benchmark
-// at h = 393216: g2^T @ a, M = 10, 200 us on the s128 tiles against cuBLAS's
-// 64; a @ W2^T, N = 10, 156 against 75). Both sum float16, bfloat16 or float32
-// in float32; neither runs while TORCHVULKAN_GEMM_TILE forces a tile. With
-// at most kThin columns and both operands contiguous along K,
-// gemm_dot.comp: rows of dot products. With at most kThin rows and B
-// contiguous along N in 16-byte vectors, gemm_rows.comp.
+// bound, where the tiles compute mostly padding. Both sum float16, bfloat16
+// or float32 in float32; neither runs while TORCHVULKAN_GEMM_TILE forces a
+// tile.
+// - gemm_rows.comp: at most kThin rows, B contiguous along N in 16-byte
+//   vectors. H100, 2026-12-06, TFLOP/s (gemm_tiles.py): the MNIST
+//   benchmark's g2^T @ a at h = 393216 (M = 10) 8.74 against the s128 and
+//   v128 tiles' 5.65 and 5.54 in float16 (cuBLAS 17.3), 9.04 in float32
+//   (cuBLAS 8.29).
+// - gemm_dot.comp: at most kThin columns, both operands contiguous along K;
+//   taken only when forced (TORCHVULKAN_GEMM_TILE=dot). Same run, float16:
+//   a @ W2^T (N = 10, K = 393216) 3.02 against v128's 6.66, a linear layer
+//   on 16 inputs (16 x 4096 -> 14336, transposed) 5.36 against 8.24; it won
+//   only on 4 inputs (4 x 4096 -> 4096, 1.91 against 1.55; cuBLAS 7.56).
+//   Its blocks of kDotRows rows re-read B (W2: 7.8 MB) once per block.
 constexpr int64_t kThin = 16, kDotRows = 4;
 bool thin_allowed(const Tile& kernel) {
   const Tile* forced = forced_tile();
-  return !forced || forced == &kernel;
+  return forced ? forced == &kernel : &kernel != &kDot;
 }
 
 // (batch, row, col) strides of a 2-D or 3-D tensor; a 2-D one repeats per batch.

@@ -158,10 +158,13 @@ def test_split_k(dtype, no_fallback):
 
 
 # gemm_dot.comp (rows of dot products: at most 16 columns, both operands
-# contiguous along K): split along K through the float32 workspace, a few
-# rows of them (a linear layer on a few inputs) as the transposed product,
-# rows cut inside the kernel's block of 4, K not a multiple of its 64
-# invocations, batches, alpha, beta, the bias and both activations.
+# contiguous along K), taken only under TORCHVULKAN_GEMM_TILE=dot
+# (test_forced_dot runs this in a child process so): split along K through
+# the float32 workspace, value by value and in vectors, a few rows of them
+# (a linear layer on a few inputs) as the transposed product, rows cut
+# inside the kernel's block of 4, K not a multiple of its 64 invocations,
+# batches, alpha, beta, the bias and both activations.
+@pytest.mark.skipif(os.environ.get("TORCHVULKAN_GEMM_TILE") != "dot", reason="runs under test_forced_dot")
 @pytest.mark.parametrize("dtype", [torch.float32, torch.float16, torch.bfloat16])
 def test_dot_products(dtype, no_fallback):
     tol = dict(rtol=2e-2, atol=1e-1) if dtype != torch.float32 else dict(rtol=1e-4, atol=1e-4)
@@ -182,6 +185,10 @@ def test_dot_products(dtype, no_fallback):
         got = torch.ops.aten._addmm_activation(bias.to("vulkan"), x.to("vulkan"), w.to("vulkan").t(),
                                                use_gelu=use_gelu).cpu()
         torch.testing.assert_close(got.double(), act(bias.double() + x.double() @ w.double().t()), **tol)
+
+
+def test_forced_dot():
+    pytest_with_tile(__file__, "dot", "test_dot_products or test_odd_shapes or test_split_k or gradients")
 
 
 # gemm_rows.comp (at most 16 rows, B contiguous along N in 16-byte vectors):
