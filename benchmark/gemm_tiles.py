@@ -96,8 +96,8 @@ def registers(tile, dtype_name):
     kernel = {"t": "gemm_tiled", "c": "gemm_coop2"}.get(tile[0], "gemm_coop")
     if tile == "dot":
         names = [f"gemm_dot.gemm.{short}"]
-    elif tile == "rows":
-        names = [f"gemm_rows.r16.{short}"]
+    elif tile in ("rows", "rows_k"):
+        names = [f"gemm_rows.{'r16' if tile == 'rows' else 'r16k'}.{short}"]
     elif tile.startswith("t"):
         names = [f"{kernel}.{tile}.{short}"]
     else:

@@ -54,10 +54,11 @@ constexpr Tile kTiles[] = {{"t64", false, false, 64, 64, 16, "gemm_tiled"},
                            {"t128w", false, false, 128, 128, 8, "gemm_tiled"},
                            {"t128w16", false, false, 128, 128, 16, "gemm_tiled"},
                            {"dot", false, false, 0, 0, 0, "gemm_dot"},
-                           {"rows", false, false, 0, 0, 0, "gemm_rows"}};
+                           {"rows", false, false, 0, 0, 0, "gemm_rows"},
+                           {"rows_k", false, false, 0, 0, 0, "gemm_rows"}};
 constexpr const Tile &kT64 = kTiles[0], &kT128 = kTiles[1], &kS128 = kTiles[2], &kS256 = kTiles[3],
                      &kV128 = kTiles[6], &kV256 = kTiles[7], &kDot = kTiles[11],
-                     &kRows = kTiles[12];
+                     &kRows = kTiles[12], &kRowsK = kTiles[13];
 // The larger tiles of a tier are used once the output has this many of
 // them and K is at least the tier's minimum below (H200, float16 8192^3: s256
 // 205 against s128's 191 TFLOP/s, 4096^3 with 512 tiles: 187 against 169;
@@ -166,10 +167,13 @@ bool vector_loadable(const at::Tensor& t, int64_t batch_stride, int64_t rows, in
 //   on 16 inputs (16 x 4096 -> 14336, transposed) 5.36 against 8.24; it won
 //   only on 4 inputs (4 x 4096 -> 4096, 1.91 against 1.55; cuBLAS 7.56).
 //   Its blocks of kDotRows rows re-read B (W2: 7.8 MB) once per block.
+// - gemm_rows.comp's r16k: at most kThin rows, B contiguous along K in
+//   16-byte vectors, such as a @ W2^T and those linear layers transposed;
+//   taken only when forced (TORCHVULKAN_GEMM_TILE=rows_k) until measured.
 constexpr int64_t kThin = 16, kDotRows = 4;
 bool thin_allowed(const Tile& kernel) {
   const Tile* forced = forced_tile();
-  return forced ? forced == &kernel : &kernel != &kDot;
+  return forced ? forced == &kernel : &kernel == &kRows;
 }
 
 // (batch, row, col) strides of a 2-D or 3-D tensor; a 2-D one repeats per batch.
@@ -183,10 +187,9 @@ const Tile* thin_kernel(const at::Tensor& a, const at::Tensor& b, const at::Tens
   int64_t M = out.size(-2), N = out.size(-1), K = a.size(-1);
   if (!float_sums(out.scalar_type())) return nullptr;
   auto sa = strides3(a), sb = strides3(b);
-  if (M <= kThin && thin_allowed(kRows) &&
-      vector_loadable(b, sb[0], N, K, sb[2], sb[1], 16 / b.element_size()) &&
-      !k_major(sb[2], sb[1]))
-    return &kRows;
+  bool b_vectors = vector_loadable(b, sb[0], N, K, sb[2], sb[1], 16 / b.element_size());
+  if (M <= kThin && b_vectors && !k_major(sb[2], sb[1]) && thin_allowed(kRows)) return &kRows;
+  if (M <= kThin && b_vectors && sb[1] == 1 && thin_allowed(kRowsK)) return &kRowsK;
   if (N <= kThin && thin_allowed(kDot) && sa[2] == 1 && sb[1] == 1) return &kDot;
   return nullptr;
 }
@@ -253,8 +256,8 @@ std::pair<at::Tensor, at::Tensor> bf16_operands(const at::Tensor& a, const at::T
 // workgroup's columns, about 1024, each times splits of K of at least 1024
 // or 256 values, their float32 sums added by gemm_splitk_reduce.comp where K
 // is split. `meta` holds the parameter block up to the activation;
-// `out_vectors`: out may be written in 16-byte vectors (gemm_rows.comp,
-// with one split and nothing to apply but alpha).
+// `out_vectors`: out may be written in 16-byte vectors (gemm_rows.comp's
+// r16, with one split and nothing to apply but alpha).
 void launch_thin(rt::Device& dev, const Tile& thin, std::vector<int64_t>& meta, const at::Tensor& a,
                  const at::Tensor& b, const at::Tensor& out, const at::Tensor& bias,
                  int64_t batches, int64_t M, int64_t N, int64_t K, bool out_vectors) {
@@ -266,10 +269,12 @@ void launch_thin(rt::Device& dev, const Tile& thin, std::vector<int64_t>& meta, 
                      vector_loadable(b, sb[0], N, K, sb[2], sb[1], vector);
   count_tier(thin.name);
   std::string dtype = dtype_name(out.scalar_type());
-  const rt::Kernel& kernel =
-      dev.pipelines().get(std::string(thin.kernel) + (&thin == &kDot ? ".gemm." : ".r16.") + dtype);
+  const char* variant = &thin == &kDot ? ".gemm." : &thin == &kRows ? ".r16." : ".r16k.";
+  const rt::Kernel& kernel = dev.pipelines().get(std::string(thin.kernel) + variant + dtype);
   bool dot = &thin == &kDot;
-  int64_t columns = static_cast<int64_t>(kernel.workgroup_size) * (16 / out.element_size());
+  // Columns per workgroup: gemm_rows.comp's r16 takes 16 bytes of them an
+  // invocation, r16k one.
+  int64_t columns = static_cast<int64_t>(kernel.workgroup_size) * (&thin == &kRows ? vector : 1);
   int64_t blocks = batches * (dot ? (M + kDotRows - 1) / kDotRows : (N + columns - 1) / columns);
   int64_t target = dot ? 2048 : 1024, min_split = dot ? 1024 : 256;
   int64_t splits =
@@ -280,7 +285,8 @@ void launch_thin(rt::Device& dev, const Tile& thin, std::vector<int64_t>& meta, 
   at::Tensor workspace =
       splits > 1 ? at::empty({splits * batches * M * N}, out.options().dtype(at::kFloat))
                  : at::Tensor();
-  int64_t flags = dot ? (dot_vectors ? 3 : 0) : (splits == 1 && out_vectors ? 4 : 0);
+  int64_t flags =
+      dot ? (dot_vectors ? 3 : 0) : (&thin == &kRows && splits == 1 && out_vectors ? 4 : 0);
   meta.insert(meta.end(), {flags, splits, chunk, int64_t(address_of(workspace))});
   uint64_t args = 0;  // the kernels' only push constant: the parameter block's address
   auto dispatch = [&](const rt::Kernel& kernel, uint64_t invocations,

@@ -221,3 +221,38 @@ def test_rows_products(dtype, no_fallback):
         got = torch.ops.aten._addmm_activation(bias.to("vulkan"), x.to("vulkan"), w.to("vulkan"),
                                                use_gelu=use_gelu).cpu()
         torch.testing.assert_close(got.double(), act(bias.double() + x.double() @ w.double()), **tol)
+
+
+# gemm_rows.comp's r16k (at most 16 rows, B contiguous along K), taken only
+# under TORCHVULKAN_GEMM_TILE=rows_k (test_forced_rows_k runs this in a
+# child process so): directly (a linear layer on a few inputs taken
+# transposed is the same product), one split and split along K (K a
+# multiple of the vector but not of the 64-value blocks), columns past a
+# workgroup's 64, batches, one row, and the epilogue's alpha, beta, bias and
+# activations.
+@pytest.mark.skipif(os.environ.get("TORCHVULKAN_GEMM_TILE") != "rows_k", reason="runs under test_forced_rows_k")
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float16, torch.bfloat16])
+def test_rows_k_products(dtype, no_fallback):
+    tol = dict(rtol=2e-2, atol=1e-1) if dtype != torch.float32 else dict(rtol=1e-4, atol=1e-4)
+    name = f"gemm_rows.r16k.{ {torch.float32: 'f32', torch.float16: 'f16', torch.bfloat16: 'bf16'}[dtype]}"
+    for batches, m, k, n in [(1, 10, 200, 130), (2, 16, 3000, 48), (1, 1, 72, 8), (3, 7, 4096, 5)]:
+        a, w = torch.randn(batches, m, k, dtype=dtype), torch.randn(batches, n, k, dtype=dtype)
+        da, dw = a.to("vulkan"), w.to("vulkan")
+        assert kernels_of(lambda: torch.bmm(da, dw.mT))[0] == name
+        torch.testing.assert_close(torch.bmm(da, dw.mT).cpu(), (a.double() @ w.double().mT).to(dtype), **tol)
+    # out [40, 10] = x @ w^T, x [40, K]: taken as out^T = w x^T, 10 rows.
+    x, w = torch.randn(40, 800, dtype=dtype), torch.randn(10, 800, dtype=dtype)
+    dx, dw = x.to("vulkan"), w.to("vulkan")
+    assert kernels_of(lambda: dx @ dw.t())[0] == name
+    torch.testing.assert_close((dx @ dw.t()).cpu(), (x.double() @ w.double().t()).to(dtype), **tol)
+    x, w, bias = (torch.randn(*s, dtype=dtype) for s in ((6, 1000), (40, 1000), (40,)))
+    got = torch.addmm(bias.to("vulkan"), x.to("vulkan"), w.to("vulkan").t(), alpha=0.5, beta=2.0).cpu()
+    torch.testing.assert_close(got, (2.0 * bias.double() + 0.5 * (x.double() @ w.double().t())).to(dtype), **tol)
+    for use_gelu, act in ((False, torch.relu), (True, torch.nn.functional.gelu)):
+        got = torch.ops.aten._addmm_activation(bias.to("vulkan"), x.to("vulkan"), w.to("vulkan").t(),
+                                               use_gelu=use_gelu).cpu()
+        torch.testing.assert_close(got.double(), act(bias.double() + x.double() @ w.double().t()), **tol)
+
+
+def test_forced_rows_k():
+    pytest_with_tile(__file__, "rows_k", "test_rows_k_products or test_odd_shapes or test_split_k or gradients")
