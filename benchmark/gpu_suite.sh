@@ -22,10 +22,14 @@ for target in "$@"; do
   name=$(echo "$target" | tr ' /:' '___' | cut -c1-60)
   start=$(date +%s)
   # shellcheck disable=SC2086  # a target is a path and its pytest options
-  timeout "$limit" python3 -m pytest -q -rfE --tb=short -p no:cacheprovider -n 12 $target \
+  # -v: each test's outcome is written as it ends, so that a target cut by
+  # its time limit still names its failures (the summary comes only at the
+  # end; 2026-12-06 lost two runs' failures so).
+  timeout "$limit" python3 -m pytest -v -rfE --tb=short -p no:cacheprovider -n 12 $target \
     > "/tmp/suite/$name.txt" 2>&1
   echo "$target rc=$? limit ${limit}s took $(($(date +%s) - start))s: $(tail -n 1 "/tmp/suite/$name.txt")" \
     >> /tmp/suite/summary.txt
+  grep -E "(FAILED|ERROR) tests/" "/tmp/suite/$name.txt" | sort -u | head -40 >> /tmp/suite/summary.txt
 done
 tar czf "$OUT/suite.tgz" -C /tmp suite
 cat /tmp/suite/summary.txt
