@@ -157,6 +157,21 @@ def test_split_k(dtype, no_fallback):
                                rtol=tol[0], atol=tol[1])
 
 
+def _check_epilogue(dtype, tol, w_stored_transposed):
+    """addmm's alpha, beta and bias and _addmm_activation's two activations
+    on a product of 6 rows, x [6, 1000] @ w [1000, 40], w stored as [40,
+    1000] or not."""
+    x, w, bias = (torch.randn(*s, dtype=dtype) for s in ((6, 1000), (1000, 40), (40,)))
+    dx, dbias = x.to("vulkan"), bias.to("vulkan")
+    dw = w.t().contiguous().to("vulkan").t() if w_stored_transposed else w.to("vulkan")
+    product = x.double() @ w.double()
+    got = torch.addmm(dbias, dx, dw, alpha=0.5, beta=2.0).cpu()
+    torch.testing.assert_close(got, (2.0 * bias.double() + 0.5 * product).to(dtype), **tol)
+    for use_gelu, act in ((False, torch.relu), (True, torch.nn.functional.gelu)):
+        got = torch.ops.aten._addmm_activation(dbias, dx, dw, use_gelu=use_gelu).cpu()
+        torch.testing.assert_close(got.double(), act(bias.double() + product), **tol)
+
+
 # gemm_dot.comp (rows of dot products: at most 16 columns, both operands
 # contiguous along K), taken only under TORCHVULKAN_GEMM_TILE=dot
 # (test_forced_dot runs this in a child process so): split along K through
@@ -178,13 +193,7 @@ def test_dot_products(dtype, no_fallback):
         assert kernels_of(lambda: torch.bmm(da, dw.mT))[0] == f"gemm_dot.gemm.{name}"
         expected = (a.double() @ w.double().mT).to(dtype)
         torch.testing.assert_close(torch.bmm(da, dw.mT).cpu(), expected, **tol)
-    x, w, bias = (torch.randn(*s, dtype=dtype) for s in ((6, 1000), (40, 1000), (40,)))
-    got = torch.addmm(bias.to("vulkan"), x.to("vulkan"), w.to("vulkan").t(), alpha=0.5, beta=2.0).cpu()
-    torch.testing.assert_close(got, (2.0 * bias.double() + 0.5 * (x.double() @ w.double().t())).to(dtype), **tol)
-    for use_gelu, act in ((False, torch.relu), (True, torch.nn.functional.gelu)):
-        got = torch.ops.aten._addmm_activation(bias.to("vulkan"), x.to("vulkan"), w.to("vulkan").t(),
-                                               use_gelu=use_gelu).cpu()
-        torch.testing.assert_close(got.double(), act(bias.double() + x.double() @ w.double().t()), **tol)
+    _check_epilogue(dtype, tol, w_stored_transposed=True)
 
 
 def test_forced_dot():
@@ -214,13 +223,7 @@ def test_rows_products(dtype, no_fallback):
     dx, dw = x.t().contiguous().to("vulkan").t(), w.to("vulkan")
     assert kernels_of(lambda: dx @ dw) == [name]
     torch.testing.assert_close((dx @ dw).cpu(), (x.double() @ w.double()).to(dtype), **tol)
-    x, w, bias = (torch.randn(*s, dtype=dtype) for s in ((6, 1000), (1000, 40), (40,)))
-    got = torch.addmm(bias.to("vulkan"), x.to("vulkan"), w.to("vulkan"), alpha=0.5, beta=2.0).cpu()
-    torch.testing.assert_close(got, (2.0 * bias.double() + 0.5 * (x.double() @ w.double())).to(dtype), **tol)
-    for use_gelu, act in ((False, torch.relu), (True, torch.nn.functional.gelu)):
-        got = torch.ops.aten._addmm_activation(bias.to("vulkan"), x.to("vulkan"), w.to("vulkan"),
-                                               use_gelu=use_gelu).cpu()
-        torch.testing.assert_close(got.double(), act(bias.double() + x.double() @ w.double()), **tol)
+    _check_epilogue(dtype, tol, w_stored_transposed=False)
 
 
 # gemm_rows.comp's r16k (at most 16 rows, B contiguous along K), taken only
@@ -245,13 +248,7 @@ def test_rows_k_products(dtype, no_fallback):
     dx, dw = x.to("vulkan"), w.to("vulkan")
     assert kernels_of(lambda: dx @ dw.t())[0] == name
     torch.testing.assert_close((dx @ dw.t()).cpu(), (x.double() @ w.double().t()).to(dtype), **tol)
-    x, w, bias = (torch.randn(*s, dtype=dtype) for s in ((6, 1000), (40, 1000), (40,)))
-    got = torch.addmm(bias.to("vulkan"), x.to("vulkan"), w.to("vulkan").t(), alpha=0.5, beta=2.0).cpu()
-    torch.testing.assert_close(got, (2.0 * bias.double() + 0.5 * (x.double() @ w.double().t())).to(dtype), **tol)
-    for use_gelu, act in ((False, torch.relu), (True, torch.nn.functional.gelu)):
-        got = torch.ops.aten._addmm_activation(bias.to("vulkan"), x.to("vulkan"), w.to("vulkan").t(),
-                                               use_gelu=use_gelu).cpu()
-        torch.testing.assert_close(got.double(), act(bias.double() + x.double() @ w.double().t()), **tol)
+    _check_epilogue(dtype, tol, w_stored_transposed=True)
 
 
 def test_forced_rows_k():
