@@ -3,12 +3,11 @@
 // values of A, so the product is as fast as B can be read. Such as the
 // MNIST benchmark's g2^T @ a (10 classes, N = h) or, transposed by the host,
 // a few columns of a product whose A is contiguous along M (gemm.cpp's
-// rows_product). float16, bfloat16 and float32, summed in float32.
+// thin_kernel). float16, bfloat16 and float32, summed in float32.
 //
 // The 128x128 tiles spend 118 of every 128 rows of their work on padding
-// there, and their 255 registers leave one workgroup of four subgroups per
-// SM to wait out each load (H100, g2^T @ a at h = 393216: 200 us against
-// cuBLAS's 64). Here invocation t of a workgroup owns CW consecutive
+// there, at 255 registers an invocation (H100, g2^T @ a at h = 393216, float16:
+// 5.65 TFLOP/s on s128, cuBLAS 17.3; this kernel 8.74). Here invocation t of a workgroup owns CW consecutive
 // columns (one 16-byte vector of B per row of K, CW = 16 / X_BYTES) and
 // all ROWS rows of them in registers. A's rows of a block of WORKGROUP
 // values of K are staged in shared memory once per workgroup (A may have

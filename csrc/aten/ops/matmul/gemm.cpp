@@ -317,9 +317,9 @@ void launch_gemm(const at::Tensor& a, const at::Tensor& b, const at::Tensor& out
   int64_t M = out.size(-2), N = out.size(-1), K = a.size(-1);
   c10::ScalarType type = out.scalar_type();
   at::Tensor bias = bias_in.defined() ? bias_in.expand(out.sizes()) : bias_in;
-  // A product a tile-less kernel serves only transposed (a linear layer on
-  // a few inputs: a few rows of dot products) takes it as out^T = b^T a^T:
-  // every kernel takes any strides, so the transposition is free.
+  // A product a tile-less kernel serves only transposed (few columns, such
+  // as a linear layer's weight gradient with 10 outputs) takes it as out^T =
+  // b^T a^T: every kernel takes any strides, so the transposition is free.
   if (inputs == type && !thin_kernel(a, b, out) && thin_kernel(b.mT(), a.mT(), out.mT())) {
     launch_gemm(b.mT(), a.mT(), out.mT(), bias.defined() ? bias.mT() : bias, alpha, beta, epilogue,
                 inputs);
