@@ -1,4 +1,4 @@
-"""torch.optim's Adam, AdamW and SGD on the vulkan device in their three
+"""torch.optim's Adam, AdamW, SGD and Adagrad on the vulkan device in their three
 implementations (the per-tensor loop, the default foreach path and
 fused=True): the parameters after three steps match the same optimizer on
 the CPU, in strict mode, for float32 and float16 parameters."""
@@ -19,6 +19,8 @@ OPTIMIZERS = {
     "sgd_momentum_decay": (torch.optim.SGD, {"lr": 0.1, "momentum": 0.9, "weight_decay": 0.1, "dampening": 0.2}),
     "sgd_nesterov": (torch.optim.SGD, {"lr": 0.1, "momentum": 0.9, "nesterov": True}),
     "sgd_maximize": (torch.optim.SGD, {"lr": 0.1, "momentum": 0.5, "maximize": True}),
+    "adagrad": (torch.optim.Adagrad, {"lr": 0.1, "lr_decay": 0.01, "weight_decay": 0.1}),
+    "adagrad_maximize": (torch.optim.Adagrad, {"lr": 0.1, "maximize": True, "initial_accumulator_value": 0.1}),
 }
 # The vulkan device picks foreach by default; the CPU must be told.
 MODES = {"forloop": ({"foreach": False}, {"foreach": False}), "foreach": ({}, {"foreach": True}),
@@ -75,7 +77,7 @@ def test_matches_cpu(name, mode, dtype, no_fallback):
                 assert value.device.type == "vulkan"
 
 
-@pytest.mark.parametrize("name", ["adam", "adamw_amsgrad", "sgd_momentum_decay"])
+@pytest.mark.parametrize("name", ["adam", "adamw_amsgrad", "sgd_momentum_decay", "adagrad"])
 def test_fused_grad_scale_and_found_inf(name, no_fallback):
     """What GradScaler passes to a fused step: gradients are unscaled (and
     written back), and a step with found_inf = 1 changes nothing."""
@@ -100,7 +102,7 @@ def test_fused_grad_scale_and_found_inf(name, no_fallback):
             torch.testing.assert_close(p.grad.cpu(), r.grad, rtol=1e-6, atol=1e-6)
 
 
-@pytest.mark.parametrize("cls", [torch.optim.Adam, torch.optim.SGD], ids=lambda c: c.__name__)
+@pytest.mark.parametrize("cls", [torch.optim.Adam, torch.optim.SGD, torch.optim.Adagrad], ids=lambda c: c.__name__)
 def test_fused_tensor_lr(cls, no_fallback):
     # A tensor lr on the device is read by the kernel, without a sync.
     params, grads = data(torch.float32)
@@ -166,7 +168,7 @@ def test_float64(name, mode, no_fallback):
 
 
 @pytest.mark.parametrize("mode", ["foreach", "fused"])
-@pytest.mark.parametrize("name", ["adam_decay_amsgrad", "adamw", "sgd_momentum_decay", "sgd_nesterov"])
+@pytest.mark.parametrize("name", ["adam_decay_amsgrad", "adamw", "sgd_momentum_decay", "sgd_nesterov", "adagrad"])
 def test_no_per_tensor_ops(name, mode, no_fallback):
     """A foreach or fused step on the device runs multi-tensor kernels: the
     profiler sees no per-tensor arithmetic (ATen's slow foreach path would
