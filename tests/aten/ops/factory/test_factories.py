@@ -130,3 +130,15 @@ def test_range_out_and_errors(no_fallback):
             torch.range(*args, dtype=dtype, device="vulkan")
     with pytest.raises(RuntimeError, match="not implemented for 'Bool'"):
         torch.range(0, 1, dtype=torch.bool, device="vulkan")
+
+
+def test_efficient_zero_tensor(no_fallback):
+    # Autograd's zero tangents: a tensor without memory that ops read as zeros.
+    z = torch._efficientzerotensor((2, 3), device="vulkan")
+    assert z.device.type == "vulkan" and z._is_zerotensor() and z.dtype == torch.float32
+    x = torch.randn(2, 3)
+    torch.testing.assert_close((z + x.to("vulkan")).cpu(), x)
+    torch.testing.assert_close((z * x.to("vulkan")).cpu(), torch.zeros(2, 3))
+    torch.testing.assert_close(z.cpu(), torch.zeros(2, 3))
+    half = torch._efficientzerotensor((4,), dtype=torch.float16, device="vulkan")
+    assert half.dtype == torch.float16 and half.cpu().eq(0).all()
