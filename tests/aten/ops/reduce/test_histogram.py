@@ -1,7 +1,9 @@
-"""bincount and histc on the vulkan device (csrc/aten/ops/reduce/histogram.cpp),
-in strict mode against the CPU: weights and their dtypes, minlength, empty
-inputs, values outside the range and NaN, the range taken from the data,
-and the errors."""
+"""bincount, histc and histogram on the vulkan device
+(csrc/aten/ops/reduce/histogram.cpp), in strict mode against the CPU:
+weights and their dtypes, minlength, empty inputs, values outside the range
+and NaN, the range taken from the data, density, out=, and the errors."""
+
+import re
 
 import pytest
 import torch
@@ -41,6 +43,49 @@ def test_histc(no_fallback):
     torch.testing.assert_close(torch.histc(V(torch.full((5,), 2.0)), 4).cpu(), torch.histc(torch.full((5,), 2.0), 4))
     with pytest.raises(RuntimeError, match="max must be larger than min"):
         torch.histc(V(x), 4, 1, -1)
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64], ids=str)
+def test_histogram(dtype, no_fallback):
+    torch.manual_seed(0)
+    x = (torch.randn(7, 40) * 2).to(dtype)
+    x[0, :3] = torch.tensor([float("nan"), 10.0, -10.0])
+    w = torch.rand(7, 40, dtype=dtype)
+    w[0, 0] = float("nan")  # NaN's own weight: the value is in no bin
+    edges = torch.tensor([-3.0, -1.0, 0.0, 0.5, 2.5], dtype=dtype)
+    finite = x[1:]
+    calls = [(x, dict(bins=edges)), (x, dict(bins=edges, weight=w, density=True)),
+             (x, dict(bins=9, range=(-2.0, 3.0))), (x, dict(bins=9, range=(-2.0, 3.0), weight=w)),
+             (finite, dict(bins=13)), (finite, dict(bins=5, density=True)),
+             (torch.full((5,), 2.0, dtype=dtype), dict(bins=4)),  # min == max: widened by 0.5
+             (torch.empty(0, dtype=dtype), dict(bins=3))]  # numpy's default range, [0, 1]
+    for t, kwargs in calls:
+        expected = torch.histogram(t, **kwargs)
+        got = torch.histogram(V(t), **{k: V(v) if isinstance(v, torch.Tensor) else v for k, v in kwargs.items()})
+        for g, e in zip(got, expected):
+            torch.testing.assert_close(g.cpu(), e)
+    hist, bin_edges = torch.empty(2, dtype=dtype, device="vulkan"), torch.empty(0, dtype=dtype, device="vulkan")
+    torch.histogram(V(finite), 6, out=(hist, bin_edges))
+    for g, e in zip((hist, bin_edges), torch.histogram(finite, 6)):
+        torch.testing.assert_close(g.cpu(), e)
+    torch.histogram(V(x), V(edges), weight=V(w), out=(hist, bin_edges))
+    for g, e in zip((hist, bin_edges), torch.histogram(x, edges, weight=w)):
+        torch.testing.assert_close(g.cpu(), e)
+
+
+def test_histogram_errors_match_cpu(no_fallback):
+    x = torch.randn(10)
+    cases = [(x, dict(bins=torch.tensor([0.0, 1.0], dtype=torch.float64))), (x, dict(bins=torch.zeros(2, 2))),
+             (x, dict(bins=torch.zeros(0))), (x, dict(bins=0)), (x, dict(bins=3, range=(1.0, 0.0))),
+             (x, dict(bins=3, range=(0.0, float("inf")))), (torch.tensor([1.0, float("nan")]), dict(bins=3)),
+             (x.int(), dict(bins=3)), (x.int(), dict(bins=torch.tensor([0, 1], dtype=torch.int32))),
+             (x, dict(bins=3, weight=torch.ones(10, dtype=torch.float64))), (x, dict(bins=3, weight=torch.ones(9)))]
+    for t, kwargs in cases:
+        with pytest.raises(RuntimeError) as cpu:
+            torch.histogram(t, **kwargs)
+        message = re.escape(str(cpu.value).split("\n")[0])
+        with pytest.raises(RuntimeError, match=message):
+            torch.histogram(V(t), **{k: V(v) if isinstance(v, torch.Tensor) else v for k, v in kwargs.items()})
 
 
 @parametrize(["bincount", "histc"])
