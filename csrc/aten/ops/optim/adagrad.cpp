@@ -4,7 +4,6 @@
 // where found_inf is set, without a sync.
 #include <torch/library.h>
 
-#include "aten/launch.h"
 #include "aten/ops/optim/fused.h"
 
 namespace torchvulkan::optim {
@@ -17,28 +16,17 @@ void adagrad(TensorList params, TensorList grads, TensorList state_sums, TensorL
              double weight_decay, double eps, bool maximize,
              const std::optional<at::Tensor>& grad_scale,
              const std::optional<at::Tensor>& found_inf) {
-  if (params.empty()) return;
-  for (const auto& indices : group_by_dtype(params, {grads, state_sums}, steps)) {
-    const at::Tensor& like = params[indices[0]];
-    c10::ScalarType type = like.scalar_type();
-    MultiOperand step = pick(steps, indices, false);
-    step.first_element = true;
-    MultiLaunch launch;
-    launch.scalars = {scalar_bits(lr, type),
-                      scalar_bits(lr_decay, type),
-                      scalar_bits(weight_decay, type),
-                      scalar_bits(eps, type),
-                      0,
-                      uint64_t(maximize)};
-    launch.vector = true;  // the kernel has a vector path
-    bool scaled = grad_scale && grad_scale->defined();
-    multi_tensor_apply(
-        std::string("fused_adagrad.step.") + dtype_name(type),
-        {pick(params, indices, true), pick(grads, indices, scaled), pick(state_sums, indices, true),
-         step, value_of(grad_scale, like, "grad_scale"), value_of(found_inf, like, "found_inf"),
-         value_of(lr_tensor, like, "lr")},
-        launch);
-  }
+  run({.kernel = "fused_adagrad.step",
+       .params = params,
+       .grads = grads,
+       .states = {state_sums},
+       .steps_operand = true,
+       .steps = steps,
+       .values = {lr, lr_decay, weight_decay, eps},
+       .options = uint64_t(maximize),
+       .lr = lr_tensor,
+       .grad_scale = grad_scale,
+       .found_inf = found_inf});
 }
 
 void adagrad_float_lr(TensorList params, TensorList grads, TensorList state_sums, TensorList steps,

@@ -4,7 +4,6 @@
 // grad_scale and skipping the step where found_inf is set, without a sync.
 #include <torch/library.h>
 
-#include "aten/launch.h"
 #include "aten/ops/optim/fused.h"
 
 namespace torchvulkan::optim {
@@ -18,32 +17,19 @@ void adam(TensorList params, TensorList grads, TensorList exp_avgs, TensorList e
           double weight_decay, double eps, bool amsgrad, bool maximize,
           const std::optional<at::Tensor>& grad_scale, const std::optional<at::Tensor>& found_inf,
           bool decoupled) {
-  if (params.empty()) return;
   TORCH_CHECK(!amsgrad || max_exp_avg_sqs.size() == params.size(),
               "amsgrad needs one max_exp_avg_sq per parameter, got ", max_exp_avg_sqs.size());
-  TensorList maxima = amsgrad ? max_exp_avg_sqs : TensorList();
-  for (const auto& indices :
-       group_by_dtype(params, {grads, exp_avgs, exp_avg_sqs, maxima}, steps)) {
-    const at::Tensor& like = params[indices[0]];
-    c10::ScalarType type = like.scalar_type();
-    MultiOperand step = pick(steps, indices, false);
-    step.first_element = true;
-    MultiLaunch launch;
-    launch.scalars = {scalar_bits(lr, type),
-                      scalar_bits(beta1, type),
-                      scalar_bits(beta2, type),
-                      scalar_bits(weight_decay, type),
-                      scalar_bits(eps, type),
-                      uint64_t(amsgrad) | uint64_t(maximize) << 1 | uint64_t(decoupled) << 2};
-    launch.vector = true;  // the kernel has a vector path
-    bool scaled = grad_scale && grad_scale->defined();
-    multi_tensor_apply(std::string("fused_adam.step.") + dtype_name(type),
-                       {pick(params, indices, true), pick(grads, indices, scaled),
-                        pick(exp_avgs, indices, true), pick(exp_avg_sqs, indices, true),
-                        pick(maxima, indices, true), step, value_of(grad_scale, like, "grad_scale"),
-                        value_of(found_inf, like, "found_inf"), value_of(lr_tensor, like, "lr")},
-                       launch);
-  }
+  run({.kernel = "fused_adam.step",
+       .params = params,
+       .grads = grads,
+       .states = {exp_avgs, exp_avg_sqs, amsgrad ? max_exp_avg_sqs : TensorList()},
+       .steps_operand = true,
+       .steps = steps,
+       .values = {lr, beta1, beta2, weight_decay, eps},
+       .options = uint64_t(amsgrad) | uint64_t(maximize) << 1 | uint64_t(decoupled) << 2,
+       .lr = lr_tensor,
+       .grad_scale = grad_scale,
+       .found_inf = found_inf});
 }
 
 template <bool Decoupled>

@@ -1,11 +1,17 @@
 #include "aten/ops/optim/fused.h"
 
 #include <map>
+#include <string>
+
+#include "aten/launch.h"
 
 namespace torchvulkan::optim {
+namespace {
 
+// The indices of params grouped by dtype (one launch per dtype), after
+// FusedStep's checks.
 std::vector<std::vector<size_t>> group_by_dtype(at::TensorList params,
-                                                std::initializer_list<at::TensorList> lists,
+                                                const std::vector<at::TensorList>& lists,
                                                 at::TensorList steps) {
   for (at::TensorList list : lists) {
     TORCH_CHECK(list.empty() || list.size() == params.size(),
@@ -44,6 +50,7 @@ std::vector<std::vector<size_t>> group_by_dtype(at::TensorList params,
   return out;
 }
 
+// The tensors of `list` at `indices` as an operand.
 MultiOperand pick(at::TensorList list, const std::vector<size_t>& indices, bool write) {
   MultiOperand op;
   op.write = write;
@@ -52,11 +59,45 @@ MultiOperand pick(at::TensorList list, const std::vector<size_t>& indices, bool 
   return op;
 }
 
+// A one-element tensor (grad_scale, found_inf, a tensor lr) read by the
+// kernels as float, or no operand.
 MultiOperand value_of(const std::optional<at::Tensor>& tensor, const at::Tensor& like,
                       const char* what) {
   if (!tensor || !tensor->defined()) return {};
   TORCH_CHECK(tensor->numel() == 1, what, " must have one element, got ", tensor->numel());
   return MultiOperand::element(tensor->to(like.device(), c10::kFloat));
+}
+
+}  // namespace
+
+void run(const FusedStep& step) {
+  if (step.params.empty()) return;
+  TORCH_CHECK(!step.steps_operand || step.steps.size() == step.params.size(),
+              "Expected state_steps to have length ", step.params.size(), ", got ",
+              step.steps.size());
+  std::vector<at::TensorList> lists = {step.grads};
+  lists.insert(lists.end(), step.states.begin(), step.states.end());
+  bool scaled = step.grad_scale && step.grad_scale->defined();
+  for (const auto& indices : group_by_dtype(step.params, lists, step.steps)) {
+    const at::Tensor& like = step.params[indices[0]];
+    c10::ScalarType type = like.scalar_type();
+    MultiLaunch launch;
+    for (size_t i = 0; i < step.values.size(); ++i)
+      launch.scalars[i] = scalar_bits(step.values[i], type);
+    launch.scalars[5] = step.options;
+    launch.vector = true;  // every fused kernel has a vector path
+    std::vector<MultiOperand> operands = {pick(step.params, indices, true),
+                                          pick(step.grads, indices, scaled)};
+    for (at::TensorList state : step.states) operands.push_back(pick(state, indices, true));
+    if (step.steps_operand) {
+      operands.push_back(pick(step.steps, indices, false));
+      operands.back().first_element = true;
+    }
+    operands.push_back(value_of(step.grad_scale, like, "grad_scale"));
+    operands.push_back(value_of(step.found_inf, like, "found_inf"));
+    operands.push_back(value_of(step.lr, like, "lr"));
+    multi_tensor_apply(std::string(step.kernel) + "." + dtype_name(type), operands, launch);
+  }
 }
 
 }  // namespace torchvulkan::optim

@@ -1,5 +1,5 @@
 #pragma once
-// What the fused optimizers share: argument checks and grouping by dtype.
+// What the fused optimizers share: the checks, the grouping by dtype and the launch.
 #include <ATen/core/Tensor.h>
 
 #include <optional>
@@ -9,19 +9,24 @@
 
 namespace torchvulkan::optim {
 
-// Checks that `lists` (empty ones aside) have `params`'s length and that the
-// tensors of each index share its dtype, sizes and strides, dense, on the
-// device; returns the indices grouped by dtype (one launch per dtype).
-std::vector<std::vector<size_t>> group_by_dtype(at::TensorList params,
-                                                std::initializer_list<at::TensorList> lists,
-                                                at::TensorList steps);
-
-// The tensors of `list` at `indices` as an operand.
-MultiOperand pick(at::TensorList list, const std::vector<size_t>& indices, bool write);
-
-// A one-element tensor (grad_scale, found_inf, a tensor lr) read by the
-// kernels as float, or no operand.
-MultiOperand value_of(const std::optional<at::Tensor>& tensor, const at::Tensor& like,
-                      const char* what);
+// One fused optimizer step: a launch of `kernel`.<dtype> per parameter
+// dtype, with operands params (written), grads (written back, unscaled, when
+// grad_scale is given), `states` (written; an empty list passes no tensors),
+// the steps' first elements (when `steps_operand`), then grad_scale,
+// found_inf and a device lr as one-element float tensors (or nothing), and
+// scalars `values` (in the group's compute type) then `options` in the last
+// slot. Checks that the lists have params's length and that the tensors of
+// each index share its dtype, sizes and strides, dense, on the device.
+struct FusedStep {
+  const char* kernel;
+  at::TensorList params, grads;
+  std::vector<at::TensorList> states;
+  bool steps_operand = false;
+  at::TensorList steps;
+  std::vector<double> values;  // at most 5
+  uint64_t options = 0;
+  std::optional<at::Tensor> lr, grad_scale, found_inf;
+};
+void run(const FusedStep& step);
 
 }  // namespace torchvulkan::optim

@@ -4,7 +4,6 @@
 // found_inf is set, without a sync.
 #include <torch/library.h>
 
-#include "aten/launch.h"
 #include "aten/ops/optim/fused.h"
 
 namespace torchvulkan::optim {
@@ -16,27 +15,17 @@ void sgd(TensorList params, TensorList grads, TensorList buffers, double weight_
          double momentum, double lr, const std::optional<at::Tensor>& lr_tensor, double dampening,
          bool nesterov, bool maximize, bool is_first_step,
          const std::optional<at::Tensor>& grad_scale, const std::optional<at::Tensor>& found_inf) {
-  if (params.empty()) return;
-  TORCH_CHECK(!buffers.empty() || momentum == 0,
+  TORCH_CHECK(params.empty() || !buffers.empty() || momentum == 0,
               "_fused_sgd_ needs momentum buffers when momentum is not 0");
-  for (const auto& indices : group_by_dtype(params, {grads, buffers}, {})) {
-    const at::Tensor& like = params[indices[0]];
-    c10::ScalarType type = like.scalar_type();
-    MultiLaunch launch;
-    launch.scalars = {scalar_bits(lr, type),
-                      scalar_bits(weight_decay, type),
-                      scalar_bits(momentum, type),
-                      scalar_bits(dampening, type),
-                      0,
-                      uint64_t(nesterov) | uint64_t(maximize) << 1 | uint64_t(is_first_step) << 2};
-    launch.vector = true;  // the kernel has a vector path
-    bool scaled = grad_scale && grad_scale->defined();
-    multi_tensor_apply(std::string("fused_sgd.step.") + dtype_name(type),
-                       {pick(params, indices, true), pick(grads, indices, scaled),
-                        pick(buffers, indices, true), value_of(grad_scale, like, "grad_scale"),
-                        value_of(found_inf, like, "found_inf"), value_of(lr_tensor, like, "lr")},
-                       launch);
-  }
+  run({.kernel = "fused_sgd.step",
+       .params = params,
+       .grads = grads,
+       .states = {buffers},
+       .values = {lr, weight_decay, momentum, dampening},
+       .options = uint64_t(nesterov) | uint64_t(maximize) << 1 | uint64_t(is_first_step) << 2,
+       .lr = lr_tensor,
+       .grad_scale = grad_scale,
+       .found_inf = found_inf});
 }
 
 void sgd_float_lr(TensorList params, TensorList grads, TensorList buffers, double weight_decay,
