@@ -80,18 +80,19 @@ void main() {
       va += v_step;
       vb += v_step;
     }
-  }
-  for (int64_t k = k_begin; (p.v[23] & 3) != 3 && k < k_end; k += WORKGROUP) {
-    float av[RB];
-    [[unroll]] for (int r = 0; r < RB; ++r) av[r] = r < rows ? X_load(a + uint64_t(r) * a_row) : 0.0;
-    [[unroll]] for (int c = 0; c < COLS; ++c) {
-      if (c < cols) {
-        float bv = X_load(b + uint64_t(c) * b_col);
-        [[unroll]] for (int r = 0; r < RB; ++r) acc[r][c] += av[r] * bv;
+  } else {
+    for (int64_t k = k_begin; k < k_end; k += WORKGROUP) {
+      float av[RB];
+      [[unroll]] for (int r = 0; r < RB; ++r) av[r] = r < rows ? X_load(a + uint64_t(r) * a_row) : 0.0;
+      [[unroll]] for (int c = 0; c < COLS; ++c) {
+        if (c < cols) {
+          float bv = X_load(b + uint64_t(c) * b_col);
+          [[unroll]] for (int r = 0; r < RB; ++r) acc[r][c] += av[r] * bv;
+        }
       }
+      a += a_step;
+      b += b_step;
     }
-    a += a_step;
-    b += b_step;
   }
   [[unroll]] for (int r = 0; r < RB; ++r)
     [[unroll]] for (int c = 0; c < COLS; ++c) partial[t * (OUTS + 1) + r * COLS + c] = acc[r][c];

@@ -185,7 +185,7 @@ std::array<int64_t, 3> strides3(const at::Tensor& t) {
 // The tile-less kernel for out = a @ b, if one fits.
 const Tile* thin_kernel(const at::Tensor& a, const at::Tensor& b, const at::Tensor& out) {
   int64_t M = out.size(-2), N = out.size(-1), K = a.size(-1);
-  if (!float_sums(out.scalar_type())) return nullptr;
+  if (!float_sums(out.scalar_type()) || (M > kThin && N > kThin)) return nullptr;
   auto sa = strides3(a), sb = strides3(b);
   bool b_vectors = vector_loadable(b, sb[0], N, K, sb[2], sb[1], 16 / b.element_size());
   if (M <= kThin && b_vectors && !k_major(sb[2], sb[1]) && thin_allowed(kRows)) return &kRows;
@@ -261,17 +261,17 @@ std::pair<at::Tensor, at::Tensor> bf16_operands(const at::Tensor& a, const at::T
 void launch_thin(rt::Device& dev, const Tile& thin, std::vector<int64_t>& meta, const at::Tensor& a,
                  const at::Tensor& b, const at::Tensor& out, const at::Tensor& bias,
                  int64_t batches, int64_t M, int64_t N, int64_t K, bool out_vectors) {
+  bool dot = &thin == &kDot;
   // gemm_dot.comp reads both operands in 16-byte vectors along K where it
   // can, each split a whole number of them.
   int64_t vector = 16 / out.element_size();
   auto sa = strides3(a), sb = strides3(b);
-  bool dot_vectors = vector_loadable(a, sa[0], M, K, sa[1], sa[2], vector) &&
+  bool dot_vectors = dot && vector_loadable(a, sa[0], M, K, sa[1], sa[2], vector) &&
                      vector_loadable(b, sb[0], N, K, sb[2], sb[1], vector);
   count_tier(thin.name);
   std::string dtype = dtype_name(out.scalar_type());
-  const char* variant = &thin == &kDot ? ".gemm." : &thin == &kRows ? ".r16." : ".r16k.";
+  const char* variant = dot ? ".gemm." : &thin == &kRows ? ".r16." : ".r16k.";
   const rt::Kernel& kernel = dev.pipelines().get(std::string(thin.kernel) + variant + dtype);
-  bool dot = &thin == &kDot;
   // Columns per workgroup: gemm_rows.comp's r16 takes 16 bytes of them an
   // invocation, r16k one.
   int64_t columns = static_cast<int64_t>(kernel.workgroup_size) * (&thin == &kRows ? vector : 1);
@@ -320,7 +320,8 @@ void launch_gemm(const at::Tensor& a, const at::Tensor& b, const at::Tensor& out
   // A product a tile-less kernel serves only transposed (few columns, such
   // as a linear layer's weight gradient with 10 outputs) takes it as out^T =
   // b^T a^T: every kernel takes any strides, so the transposition is free.
-  if (inputs == type && !thin_kernel(a, b, out) && thin_kernel(b.mT(), a.mT(), out.mT())) {
+  const Tile* thin = inputs == type ? thin_kernel(a, b, out) : nullptr;
+  if (inputs == type && !thin && thin_kernel(b.mT(), a.mT(), out.mT())) {
     launch_gemm(b.mT(), a.mT(), out.mT(), bias.defined() ? bias.mT() : bias, alpha, beta, epilogue,
                 inputs);
     return;
@@ -350,7 +351,7 @@ void launch_gemm(const at::Tensor& a, const at::Tensor& b, const at::Tensor& out
   auto sa = strides3(a), sb = strides3(b), sc = strides3(out);
   auto aligned = [](const at::Tensor& t) { return address_of(t) % 16 == 0; };
   bool no_bias = !bias.defined() || beta.toDouble() == 0;
-  if (const Tile* thin = inputs == type ? thin_kernel(a, b, out) : nullptr) {
+  if (thin) {
     int64_t vector = 16 / out.element_size();
     bool out_vectors = epilogue == Epilogue::none && no_bias && sc[2] == 1 && sc[1] % vector == 0 &&
                        sc[0] % vector == 0 && aligned(out);
