@@ -4,8 +4,9 @@ Each configuration runs in its own process with TORCHVULKAN_GEMM_TILE set
 (csrc/aten/ops/matmul/gemm.cpp lists them; a configuration applies to the
 products of its tier: t64/t128/t128x64 to the portable tier, s128/s256,
 v128/v256 and VK_NV_cooperative_matrix2's c128/c256 to float16 and
-bfloat16 on tensor cores, dot and rows to the tile-less kernels' products
-(gemm.cpp's thin_kernel; forcing a tile keeps them out); "default" sets
+bfloat16 on tensor cores, dot, rows, rows_k and small_k to the tile-less
+kernels' products (gemm.cpp's thin_kernel; forcing a tile keeps them out,
+forcing one of these leaves the others' products to the tiles); "default" sets
 nothing, so gemm.cpp picks), cuda
 in another process without torchvulkan. Each case warms the GPU up for two seconds (timing.warm_up: an idle H200 runs at 345 MHz),
 then reports TFLOP/s by GPU timing events, median of 5 runs of 5, repeated
@@ -98,6 +99,8 @@ def registers(tile, dtype_name):
         names = [f"gemm_dot.gemm.{short}"]
     elif tile in ("rows", "rows_k"):
         names = [f"gemm_rows.{'r16' if tile == 'rows' else 'r16k'}.{short}"]
+    elif tile == "small_k":
+        names = [f"gemm_small_k.k16.{short}"]
     elif tile.startswith("t"):
         names = [f"{kernel}.{tile}.{short}"]
     else:

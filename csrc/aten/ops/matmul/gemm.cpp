@@ -55,10 +55,11 @@ constexpr Tile kTiles[] = {{"t64", false, false, 64, 64, 16, "gemm_tiled"},
                            {"t128w16", false, false, 128, 128, 16, "gemm_tiled"},
                            {"dot", false, false, 0, 0, 0, "gemm_dot"},
                            {"rows", false, false, 0, 0, 0, "gemm_rows"},
-                           {"rows_k", false, false, 0, 0, 0, "gemm_rows"}};
+                           {"rows_k", false, false, 0, 0, 0, "gemm_rows"},
+                           {"small_k", false, false, 0, 0, 0, "gemm_small_k"}};
 constexpr const Tile &kT64 = kTiles[0], &kT128 = kTiles[1], &kS128 = kTiles[2], &kS256 = kTiles[3],
                      &kV128 = kTiles[6], &kV256 = kTiles[7], &kDot = kTiles[11],
-                     &kRows = kTiles[12], &kRowsK = kTiles[13];
+                     &kRows = kTiles[12], &kRowsK = kTiles[13], &kSmallK = kTiles[14];
 // The larger tiles of a tier are used once the output has this many of
 // them and K is at least the tier's minimum below (H200, float16 8192^3: s256
 // 205 against s128's 191 TFLOP/s, 4096^3 with 512 tiles: 187 against 169;
@@ -170,7 +171,11 @@ bool vector_loadable(const at::Tensor& t, int64_t batch_stride, int64_t rows, in
 // - gemm_rows.comp's r16k: at most kThin rows, B contiguous along K in
 //   16-byte vectors, such as a @ W2^T and those linear layers transposed;
 //   taken only when forced (TORCHVULKAN_GEMM_TILE=rows_k) until measured.
-constexpr int64_t kThin = 16, kDotRows = 4;
+// - gemm_small_k.comp: at most kShortK values of K, B contiguous along N in
+//   16-byte vectors, such as the MNIST benchmark's g2 @ W2 (K = 10); taken
+//   only when forced (TORCHVULKAN_GEMM_TILE=small_k) until measured.
+constexpr int64_t kThin = 16, kDotRows = 4, kShortK = 16;
+constexpr int64_t kShortKRows = 32;  // gemm_small_k.comp's rows per workgroup (ROWS)
 bool thin_allowed(const Tile& kernel) {
   const Tile* forced = forced_tile();
   return forced ? forced == &kernel : &kernel == &kRows;
@@ -185,10 +190,11 @@ std::array<int64_t, 3> strides3(const at::Tensor& t) {
 // The tile-less kernel for out = a @ b, if one fits.
 const Tile* thin_kernel(const at::Tensor& a, const at::Tensor& b, const at::Tensor& out) {
   int64_t M = out.size(-2), N = out.size(-1), K = a.size(-1);
-  if (!float_sums(out.scalar_type()) || (M > kThin && N > kThin)) return nullptr;
+  if (!float_sums(out.scalar_type()) || (M > kThin && N > kThin && K > kShortK)) return nullptr;
   auto sa = strides3(a), sb = strides3(b);
   bool b_vectors = vector_loadable(b, sb[0], N, K, sb[2], sb[1], 16 / b.element_size());
   if (M <= kThin && b_vectors && !k_major(sb[2], sb[1]) && thin_allowed(kRows)) return &kRows;
+  if (K <= kShortK && b_vectors && !k_major(sb[2], sb[1]) && thin_allowed(kSmallK)) return &kSmallK;
   if (M <= kThin && b_vectors && sb[1] == 1 && thin_allowed(kRowsK)) return &kRowsK;
   if (N <= kThin && thin_allowed(kDot) && sa[2] == 1 && sb[1] == 1) return &kDot;
   return nullptr;
@@ -255,13 +261,15 @@ std::pair<at::Tensor, at::Tensor> bf16_operands(const at::Tensor& a, const at::T
 // kDotRows rows, about 2048 workgroups, gemm_rows.comp in blocks of its
 // workgroup's columns, about 1024, each times splits of K of at least 1024
 // or 256 values, their float32 sums added by gemm_splitk_reduce.comp where K
-// is split. `meta` holds the parameter block up to the activation;
-// `out_vectors`: out may be written in 16-byte vectors (gemm_rows.comp's
-// r16, with one split and nothing to apply but alpha).
+// is split; gemm_small_k.comp in blocks of its workgroup's columns and
+// kShortKRows rows, K never split. `meta` holds the parameter block up to
+// the activation; `out_vectors`: out may be written in 16-byte vectors
+// (gemm_rows.comp's r16 and gemm_small_k.comp, with one split and nothing
+// to apply but alpha).
 void launch_thin(rt::Device& dev, const Tile& thin, std::vector<int64_t>& meta, const at::Tensor& a,
                  const at::Tensor& b, const at::Tensor& out, const at::Tensor& bias,
                  int64_t batches, int64_t M, int64_t N, int64_t K, bool out_vectors) {
-  bool dot = &thin == &kDot;
+  bool dot = &thin == &kDot, rows = &thin == &kRows, short_k = &thin == &kSmallK;
   // gemm_dot.comp reads both operands in 16-byte vectors along K where it
   // can, each split a whole number of them.
   int64_t vector = 16 / out.element_size();
@@ -270,12 +278,13 @@ void launch_thin(rt::Device& dev, const Tile& thin, std::vector<int64_t>& meta, 
                      vector_loadable(b, sb[0], N, K, sb[2], sb[1], vector);
   count_tier(thin.name);
   std::string dtype = dtype_name(out.scalar_type());
-  const char* variant = dot ? ".gemm." : &thin == &kRows ? ".r16." : ".r16k.";
+  const char* variant = dot ? ".gemm." : rows ? ".r16." : short_k ? ".k16." : ".r16k.";
   const rt::Kernel& kernel = dev.pipelines().get(std::string(thin.kernel) + variant + dtype);
-  // Columns per workgroup: gemm_rows.comp's r16 takes 16 bytes of them an
-  // invocation, r16k one.
-  int64_t columns = static_cast<int64_t>(kernel.workgroup_size) * (&thin == &kRows ? vector : 1);
-  int64_t blocks = batches * (dot ? (M + kDotRows - 1) / kDotRows : (N + columns - 1) / columns);
+  // Columns per workgroup: gemm_rows.comp's r16 and gemm_small_k.comp take
+  // 16 bytes of them an invocation, r16k one.
+  int64_t columns = static_cast<int64_t>(kernel.workgroup_size) * (rows || short_k ? vector : 1);
+  int64_t blocks = batches * (dot ? (M + kDotRows - 1) / kDotRows : (N + columns - 1) / columns) *
+                   (short_k ? (M + kShortKRows - 1) / kShortKRows : 1);
   int64_t target = dot ? 2048 : 1024, min_split = dot ? 1024 : 256;
   int64_t splits =
       std::clamp<int64_t>((target + blocks - 1) / blocks, 1, std::max<int64_t>(1, K / min_split));
@@ -286,7 +295,7 @@ void launch_thin(rt::Device& dev, const Tile& thin, std::vector<int64_t>& meta, 
       splits > 1 ? at::empty({splits * batches * M * N}, out.options().dtype(at::kFloat))
                  : at::Tensor();
   int64_t flags =
-      dot ? (dot_vectors ? 3 : 0) : (&thin == &kRows && splits == 1 && out_vectors ? 4 : 0);
+      dot ? (dot_vectors ? 3 : 0) : ((rows || short_k) && splits == 1 && out_vectors ? 4 : 0);
   meta.insert(meta.end(), {flags, splits, chunk, int64_t(address_of(workspace))});
   uint64_t args = 0;  // the kernels' only push constant: the parameter block's address
   auto dispatch = [&](const rt::Kernel& kernel, uint64_t invocations,

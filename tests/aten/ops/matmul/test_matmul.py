@@ -253,3 +253,43 @@ def test_rows_k_products(dtype, no_fallback):
 
 def test_forced_rows_k():
     pytest_with_tile(__file__, "rows_k", "test_rows_k_products or test_odd_shapes or test_split_k or gradients")
+
+
+# gemm_small_k.comp (at most 16 values of K, B contiguous along N in 16-byte
+# vectors), taken only under TORCHVULKAN_GEMM_TILE=small_k
+# (test_forced_small_k runs this in a child process so): the MNIST
+# benchmark's g2 @ W2 scaled down (K = 10), K = 1 and 16, rows past a
+# workgroup's 32 and columns past its 64 vectors, A transposed, batches, and
+# the epilogue: alpha, beta, the bias and both activations, written value by
+# value, also into a strided out.
+@pytest.mark.skipif(os.environ.get("TORCHVULKAN_GEMM_TILE") != "small_k", reason="runs under test_forced_small_k")
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float16, torch.bfloat16])
+def test_small_k_products(dtype, no_fallback):
+    tol = dict(rtol=2e-2, atol=5e-2) if dtype != torch.float32 else dict(rtol=1e-4, atol=1e-4)
+    name = f"gemm_small_k.k16.{ {torch.float32: 'f32', torch.float16: 'f16', torch.bfloat16: 'bf16'}[dtype]}"
+    for batches, m, k, n, ta in [(1, 128, 10, 1024, False), (2, 33, 1, 8, False), (1, 70, 16, 520, True),
+                                 (3, 5, 7, 16, False)]:
+        a = torch.randn(batches, *((k, m) if ta else (m, k)), dtype=dtype)
+        b = torch.randn(batches, k, n, dtype=dtype)
+        da, db = a.to("vulkan"), b.to("vulkan")
+        da = da.mT if ta else da
+        a = a.mT if ta else a
+        assert kernels_of(lambda: torch.bmm(da, db)) == [name]
+        torch.testing.assert_close(torch.bmm(da, db).cpu(), (a.double() @ b.double()).to(dtype), **tol)
+    x, w, bias = torch.randn(40, 12, dtype=dtype), torch.randn(12, 64, dtype=dtype), torch.randn(64, dtype=dtype)
+    dx, dw, dbias = x.to("vulkan"), w.to("vulkan"), bias.to("vulkan")
+    product = x.double() @ w.double()
+    assert kernels_of(lambda: torch.addmm(dbias, dx, dw, alpha=0.5, beta=2.0)) == [name]
+    got = torch.addmm(dbias, dx, dw, alpha=0.5, beta=2.0).cpu()
+    torch.testing.assert_close(got, (2.0 * bias.double() + 0.5 * product).to(dtype), **tol)
+    for use_gelu, act in ((False, torch.relu), (True, torch.nn.functional.gelu)):
+        got = torch.ops.aten._addmm_activation(dbias, dx, dw, use_gelu=use_gelu).cpu()
+        torch.testing.assert_close(got.double(), act(bias.double() + product), **tol)
+    out = torch.zeros(40, 128, dtype=dtype, device="vulkan")
+    torch.mm(dx, dw, out=out[:, ::2])
+    torch.testing.assert_close(out[:, ::2].cpu(), product.to(dtype), **tol)
+    assert out[:, 1::2].eq(0).all().item()
+
+
+def test_forced_small_k():
+    pytest_with_tile(__file__, "small_k", "test_small_k_products or test_odd_shapes or test_split_k or gradients")
