@@ -97,8 +97,10 @@ def registers(tile, dtype_name):
     kernel = {"t": "gemm_tiled", "c": "gemm_coop2"}.get(tile[0], "gemm_coop")
     if tile == "dot":
         names = [f"gemm_dot.gemm.{short}"]
-    elif tile in ("rows", "rows_k"):
-        names = [f"gemm_rows.{'r16' if tile == 'rows' else 'r16k'}.{short}"]
+    elif tile == "rows":
+        names = [f"gemm_rows.r16.{short}"]
+    elif tile == "rows_k":
+        names = [f"gemm_rows_k.r16k.{short}"]
     elif tile == "small_k":
         names = [f"gemm_small_k.k16.{short}"]
     elif tile.startswith("t"):

@@ -226,19 +226,17 @@ def test_rows_products(dtype, no_fallback):
     _check_epilogue(dtype, tol, w_stored_transposed=False)
 
 
-# gemm_rows.comp's r16k (at most 16 rows, B contiguous along K), taken only
-# under TORCHVULKAN_GEMM_TILE=rows_k (test_forced_rows_k runs this in a
-# child process so): directly (a linear layer on a few inputs taken
-# transposed is the same product), one split and split along K (K a
-# multiple of the vector but not of the 64-value blocks), columns past a
-# workgroup's 64, batches, one row, and the epilogue's alpha, beta, bias and
-# activations.
-@pytest.mark.skipif(os.environ.get("TORCHVULKAN_GEMM_TILE") != "rows_k", reason="runs under test_forced_rows_k")
+# gemm_rows_k.comp (at most 16 rows, B contiguous along K): directly (a
+# linear layer on a few inputs taken transposed is the same product), one
+# split and split along K (K a multiple of the vector but not of the
+# 256-value blocks), columns past a workgroup's 32 and past a team's 4,
+# batches, one row, and the epilogue's alpha, beta, bias and activations.
 @pytest.mark.parametrize("dtype", [torch.float32, torch.float16, torch.bfloat16])
 def test_rows_k_products(dtype, no_fallback):
     tol = dict(rtol=2e-2, atol=1e-1) if dtype != torch.float32 else dict(rtol=1e-4, atol=1e-4)
-    name = f"gemm_rows.r16k.{ {torch.float32: 'f32', torch.float16: 'f16', torch.bfloat16: 'bf16'}[dtype]}"
-    for batches, m, k, n in [(1, 10, 200, 130), (2, 16, 3000, 48), (1, 1, 72, 8), (3, 7, 4096, 5)]:
+    name = f"gemm_rows_k.r16k.{ {torch.float32: 'f32', torch.float16: 'f16', torch.bfloat16: 'bf16'}[dtype]}"
+    for batches, m, k, n in [(1, 10, 200, 130), (2, 16, 3000, 48), (1, 1, 72, 8), (3, 7, 4096, 5),
+                             (1, 12, 1000, 70)]:
         a, w = torch.randn(batches, m, k, dtype=dtype), torch.randn(batches, n, k, dtype=dtype)
         da, dw = a.to("vulkan"), w.to("vulkan")
         assert kernels_of(lambda: torch.bmm(da, dw.mT))[0] == name
@@ -251,24 +249,18 @@ def test_rows_k_products(dtype, no_fallback):
     _check_epilogue(dtype, tol, w_stored_transposed=True)
 
 
-def test_forced_rows_k():
-    pytest_with_tile(__file__, "rows_k", "test_rows_k_products or test_odd_shapes or test_split_k or gradients")
-
-
 # gemm_small_k.comp (at most 16 values of K, B contiguous along N in 16-byte
-# vectors), taken only under TORCHVULKAN_GEMM_TILE=small_k
-# (test_forced_small_k runs this in a child process so): the MNIST
-# benchmark's g2 @ W2 scaled down (K = 10), K = 1 and 16, rows past a
+# vectors): the MNIST benchmark's g2 @ W2 scaled down (K = 10), K = 1 and
+# 16, rows past a
 # workgroup's 32 and columns past its 64 vectors, A transposed, batches, and
 # the epilogue: alpha, beta, the bias and both activations, written value by
 # value, also into a strided out.
-@pytest.mark.skipif(os.environ.get("TORCHVULKAN_GEMM_TILE") != "small_k", reason="runs under test_forced_small_k")
 @pytest.mark.parametrize("dtype", [torch.float32, torch.float16, torch.bfloat16])
 def test_small_k_products(dtype, no_fallback):
     tol = dict(rtol=2e-2, atol=5e-2) if dtype != torch.float32 else dict(rtol=1e-4, atol=1e-4)
     name = f"gemm_small_k.k16.{ {torch.float32: 'f32', torch.float16: 'f16', torch.bfloat16: 'bf16'}[dtype]}"
     for batches, m, k, n, ta in [(1, 128, 10, 1024, False), (2, 33, 1, 8, False), (1, 70, 16, 520, True),
-                                 (3, 5, 7, 16, False)]:
+                                 (3, 20, 7, 16, False)]:
         a = torch.randn(batches, *((k, m) if ta else (m, k)), dtype=dtype)
         b = torch.randn(batches, k, n, dtype=dtype)
         da, db = a.to("vulkan"), b.to("vulkan")
@@ -289,7 +281,3 @@ def test_small_k_products(dtype, no_fallback):
     torch.mm(dx, dw, out=out[:, ::2])
     torch.testing.assert_close(out[:, ::2].cpu(), product.to(dtype), **tol)
     assert out[:, 1::2].eq(0).all().item()
-
-
-def test_forced_small_k():
-    pytest_with_tile(__file__, "small_k", "test_small_k_products or test_odd_shapes or test_split_k or gradients")
