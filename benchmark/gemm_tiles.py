@@ -100,7 +100,7 @@ def registers(tile, dtype_name):
     elif tile == "rows":
         names = [f"gemm_rows.r16.{short}"]
     elif tile == "rows_k":
-        names = [f"gemm_rows_k.r16k.{short}"]
+        names = [f"gemm_rows.r16k.{short}"]
     elif tile == "small_k":
         names = [f"gemm_small_k.k16.{short}"]
     elif tile.startswith("t"):

@@ -14,7 +14,17 @@
 // any strides), read back as vec4s that every invocation shares. B is read
 // KB rows at a time, as raw bits decoded at use, so that KB vector loads are
 // in flight per invocation.
-// gemm_rows_k.comp serves the same products with B contiguous along K.
+//
+// B_KMAJOR (the r16k variant): B contiguous along K instead, such as the
+// MNIST benchmark's a @ W2^T taken transposed (W2 [10, h] @ a^T: a's rows
+// are B's columns) or a linear layer on a few inputs (W^T's columns are W's
+// rows). Invocation t then owns one column and reads it along K, CW values
+// of K a vector, so B is still read once (gemm.cpp has its figures). Teams
+// of 32 invocations reading a column together (512 contiguous bytes a load,
+// partial sums added across the team through shared memory, 256
+// invocations a workgroup) lost to this on every product it served (H100,
+// 2026-12-06, float16: a @ W2^T 3.41 against 6.52 TFLOP/s, linear 16 x 4096
+// -> 14336 7.16 against 11.8).
 //
 // Split-K as in gemm_tiled.comp: group g takes split g % splits (`chunk`
 // values of K), and with more than one split writes float32 sums to the
@@ -36,20 +46,25 @@ layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer Par
 
 const int CW = VEC;  // values of X in 16 bytes
 const int KB = 8;    // vectors of B loaded at once
+#if B_KMAJOR
+const int OWN = 1;  // columns per invocation
+#define ACC(r, c) acc[r]
+#else
+const int OWN = CW;
 #define ACC(r, c) acc[r][(c) / 4][(c) % 4]
+#endif
 shared vec4 a_tile[WORKGROUP][ROWS / 4];
-
 
 void main() {
   Params p = Params(args.meta);
   int64_t M = p.v[4], N = p.v[5], K = p.v[6], batches = p.v[7];
   int64_t splits = p.v[24], chunk = p.v[25];
-  int64_t blocks = (N + WORKGROUP * CW - 1) / (WORKGROUP * CW);
+  int64_t blocks = (N + WORKGROUP * OWN - 1) / (WORKGROUP * OWN);
   int64_t group = int64_t(uint64_t(gl_WorkGroupID.y) * gl_NumWorkGroups.x + gl_WorkGroupID.x);
   int64_t split = group % splits, block = (group / splits) % blocks, batch = group / (splits * blocks);
   if (batch >= batches) return;
   int t = int(gl_LocalInvocationID.x), rows = int(M);
-  int64_t n0 = (block * WORKGROUP + t) * CW;
+  int64_t n0 = (block * WORKGROUP + t) * OWN;
   bool mine = n0 < N;  // N-major: N is a multiple of CW (the host checks)
   // The split's end as start + chunk (gemm_dot.comp says why).
   int64_t k_begin = split * chunk, k_end = min(K, k_begin + chunk);
@@ -57,8 +72,13 @@ void main() {
   uint64_t b = uint64_t(p.v[1]) + uint64_t(batch * p.v[11] + k_begin * p.v[12] + n0 * p.v[13]) * X_BYTES;
   uint64_t b_row = uint64_t(p.v[12]) * X_BYTES;
 
+#if B_KMAJOR
+  float acc[ROWS];
+  [[unroll]] for (int r = 0; r < ROWS; ++r) acc[r] = 0.0;
+#else
   vec4 acc[ROWS][CW / 4];
   [[unroll]] for (int r = 0; r < ROWS; ++r)[[unroll]] for (int c = 0; c < CW / 4; ++c) acc[r][c] = vec4(0.0);
+#endif
   for (int64_t k0 = k_begin; k0 < k_end; k0 += WORKGROUP) {
     // Invocation t stages A[:, k0 + t].
     barrier();
@@ -73,6 +93,27 @@ void main() {
     }
     barrier();
     int depth = int(min(int64_t(WORKGROUP), k_end - k0));
+#if B_KMAJOR
+    // depth is a multiple of CW (K and chunk are), and A's values past it
+    // were staged as zeros.
+    for (int kk = 0; kk < depth; kk += KB * CW) {
+      uvec4 raw[KB];
+      [[unroll]] for (int i = 0; i < KB; ++i) {
+        raw[i] = mine && kk + i * CW < depth ? Raw16(b + uint64_t(kk + i * CW) * X_BYTES).v : uvec4(0u);
+      }
+      [[unroll]] for (int i = 0; i < KB; ++i) {
+        [[unroll]] for (int e = 0; e < CW; ++e) {
+          float bv = element(raw[i], e);
+          [[unroll]] for (int q = 0; q < ROWS / 4; ++q) {
+            if (4 * q < rows) {
+              vec4 av = a_tile[kk + i * CW + e][q];
+              [[unroll]] for (int j = 0; j < 4; ++j) acc[4 * q + j] += av[j] * bv;
+            }
+          }
+        }
+      }
+    }
+#else
     for (int kk = 0; kk < depth; kk += KB) {
       uvec4 raw[KB];
       [[unroll]] for (int i = 0; i < KB; ++i) {
@@ -92,6 +133,7 @@ void main() {
         }
       }
     }
+#endif
     b += uint64_t(WORKGROUP) * b_row;
   }
   if (!mine) return;
@@ -102,13 +144,15 @@ void main() {
     if (r >= rows) {
     } else if (p.v[26] != 0) {
       uint64_t at = uint64_t(p.v[26]) + uint64_t(((split * batches + batch) * M + r) * N + n0) * 4u;
-      [[unroll]] for (int c = 0; c < CW; ++c) RefF32(at + uint64_t(c) * 4u).v = ACC(r, c);
+      [[unroll]] for (int c = 0; c < OWN; ++c) RefF32(at + uint64_t(c) * 4u).v = ACC(r, c);
+#if !B_KMAJOR
     } else if (vector_store) {
       float v[VEC];
       [[unroll]] for (int c = 0; c < CW; ++c) v[c] = uintBitsToFloat(uint(p.v[20])) * ACC(r, c);
       X_storev(uint64_t(p.v[2]) + uint64_t(batch * p.v[14] + r * p.v[15] + n0) * X_BYTES, v);
+#endif
     } else {
-      [[unroll]] for (int c = 0; c < CW; ++c) store_sum(p, ACC(r, c), batch, r, n0 + c);
+      [[unroll]] for (int c = 0; c < OWN; ++c) store_sum(p, ACC(r, c), batch, r, n0 + c);
     }
   }
 }

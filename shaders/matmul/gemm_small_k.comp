@@ -6,10 +6,10 @@
 // 2026-12-06), 128 of every tile's 128-value K step spent on padding.
 //
 // Invocation t of a workgroup owns VEC consecutive columns (one 16-byte
-// vector of each row of B), holds B's K rows of them in registers (read
-// once, as raw bits decoded at use: as float32 they took 157 registers in
-// float16 on the H100, which wrote at 1.1 TB/s where float32 at 80 registers
-// wrote at 1.8) and walks ROWS rows of A, staged in shared
+// vector of each row of B), holds B's K rows of them in registers as float32
+// (read once, decoded once: 157 registers in float16 on the H100; holding
+// the raw bits and decoding them per row took fewer and ran g2 @ W2 at 8.61
+// TFLOP/s against 10.7) and walks ROWS rows of A, staged in shared
 // memory (A may have any strides), writing each row's VEC values as one
 // 16-byte store where the host allows (flag 4 of word 23) and through
 // store_sum's epilogue otherwise. float16, bfloat16 and float32, summed in
@@ -26,7 +26,6 @@ layout(push_constant) uniform Args {
 layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer Params { int64_t v[]; };
 
 #include "matmul/float_epilogue.glsl"
-#include "matmul/raw16.glsl"
 
 shared vec4 a_tile[ROWS][KMAX / 4];
 
@@ -53,9 +52,15 @@ void main() {
   // N is a multiple of VEC (the host checks): a vector lies wholly inside.
   if (n0 >= N) return;
 
-  uvec4 raw[KMAX];
+  float bv[KMAX][VEC];
   uint64_t b = uint64_t(p.v[1]) + uint64_t(batch * p.v[11] + n0 * p.v[13]) * X_BYTES;
-  [[unroll]] for (int k = 0; k < KMAX; ++k) raw[k] = k < K ? Raw16(b + uint64_t(k * p.v[12]) * X_BYTES).v : uvec4(0u);
+  [[unroll]] for (int k = 0; k < KMAX; ++k) {
+    if (k < K) {
+      X_loadv(b + uint64_t(k * p.v[12]) * X_BYTES, bv[k]);
+    } else {
+      [[unroll]] for (int e = 0; e < VEC; ++e) bv[k][e] = 0.0;
+    }
+  }
 
   bool vector_store = (p.v[23] & 4) != 0;
   float alpha = uintBitsToFloat(uint(p.v[20]));
@@ -69,7 +74,7 @@ void main() {
       if (4 * q < K) {
         vec4 av = a_tile[r][q];
         [[unroll]] for (int j = 0; j < 4; ++j)
-          [[unroll]] for (int e = 0; e < VEC; ++e) v[e] += av[j] * element(raw[4 * q + j], e);
+          [[unroll]] for (int e = 0; e < VEC; ++e) v[e] += av[j] * bv[4 * q + j][e];
       }
     }
     int64_t m = m0 + r;

@@ -18,8 +18,10 @@ layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer Par
 // Splits summed per round, into as many independent sums: with one sum the
 // loop waited out each load before issuing the next (H200, the MNIST
 // benchmark's g @ W at h = 65536: 37 splits of a 128 x 784 output, 15 MB,
-// took 17.7 us by GPU timestamps, 0.85 TB/s).
-const int ROUND = 8;
+// took 17.7 us by GPU timestamps, 0.85 TB/s). The tile-less kernels split
+// small outputs up to 512 ways (a @ W2^T: 1,280 sums), where each round
+// costs a memory latency: 32 loads a round, the last one's masked.
+const int ROUND = 32;
 
 void main() {
   Params p = Params(args.meta);
@@ -41,14 +43,11 @@ void main() {
   uint64_t at = uint64_t(p.v[26]) + uint64_t(i) * 4u, apart = uint64_t(total) * 4u;
   float part[ROUND];
   [[unroll]] for (int r = 0; r < ROUND; ++r) part[r] = 0.0;
-  int64_t s = 0;
-  for (; s + ROUND <= splits; s += ROUND) {
-    [[unroll]] for (int r = 0; r < ROUND; ++r) part[r] += RefF32(at + uint64_t(r) * apart).v;
+  for (int64_t s = 0; s < splits; s += ROUND) {
+    [[unroll]] for (int r = 0; r < ROUND; ++r) {
+      if (s + r < splits) part[r] += RefF32(at + uint64_t(r) * apart).v;
+    }
     at += uint64_t(ROUND) * apart;
-  }
-  for (; s < splits; ++s) {
-    part[0] += RefF32(at).v;
-    at += apart;
   }
   float sum = 0.0;
   [[unroll]] for (int r = 0; r < ROUND; ++r) sum += part[r];

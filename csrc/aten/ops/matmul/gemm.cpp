@@ -55,7 +55,7 @@ constexpr Tile kTiles[] = {{"t64", false, false, 64, 64, 16, "gemm_tiled"},
                            {"t128w16", false, false, 128, 128, 16, "gemm_tiled"},
                            {"dot", false, false, 0, 0, 0, "gemm_dot"},
                            {"rows", false, false, 0, 0, 0, "gemm_rows"},
-                           {"rows_k", false, false, 0, 0, 0, "gemm_rows_k"},
+                           {"rows_k", false, false, 0, 0, 0, "gemm_rows"},
                            {"small_k", false, false, 0, 0, 0, "gemm_small_k"}};
 constexpr const Tile &kT64 = kTiles[0], &kT128 = kTiles[1], &kS128 = kTiles[2], &kS256 = kTiles[3],
                      &kV128 = kTiles[6], &kV256 = kTiles[7], &kDot = kTiles[11],
@@ -168,20 +168,18 @@ bool vector_loadable(const at::Tensor& t, int64_t batch_stride, int64_t rows, in
 //   on 16 inputs (16 x 4096 -> 14336, transposed) 5.36 against 8.24; it won
 //   only on 4 inputs (4 x 4096 -> 4096, 1.91 against 1.55; cuBLAS 7.56).
 //   Its blocks of kDotRows rows re-read B (W2: 7.8 MB) once per block.
-// - gemm_rows_k.comp: at most kThin rows, B contiguous along K in 16-byte
-//   vectors, such as a @ W2^T and those linear layers transposed. Its first
-//   form (one column an invocation, in gemm_rows.comp) tied the tiles on a
-//   @ W2^T in float16 (6.52 TFLOP/s against v128's 6.55) and won the rest
-//   (H100, 2026-12-06): float16 linear 4 x 4096 -> 4096 2.66 against 1.86,
-//   16 x 4096 -> 14336 11.8 against 8.08; float32 a @ W2^T 4.74 against
-//   3.83, the linear layers 2.22 and 10.3 against 1.32 and 5.54.
+// - gemm_rows.comp's r16k: at most kThin rows, B contiguous along K in
+//   16-byte vectors, such as a @ W2^T and those linear layers transposed.
+//   It tied the tiles on a @ W2^T in float16 (6.52 TFLOP/s against v128's
+//   6.55; cuBLAS 17.2) and won the rest (H100, 2026-12-06): float16 linear 4 x 4096 -> 4096 2.66
+//   against 1.86, 16 x 4096 -> 14336 11.8 against 8.08; float32 a @ W2^T 4.74 against 3.83, the
+//   linear layers 2.22 and 10.3 against 1.32 and 5.54.
 // - gemm_small_k.comp: at most kShortK values of K, B contiguous along N in
 //   16-byte vectors, such as the MNIST benchmark's g2 @ W2 (K = 10): same
 //   run, 10.7 TFLOP/s against the tiles' 8.82 in float16 (cuBLAS 16.3), 9.19
 //   against 2.51 in float32 (cuBLAS 8.78).
 constexpr int64_t kThin = 16, kDotRows = 4, kShortK = 16;
-constexpr int64_t kShortKRows = 32;    // gemm_small_k.comp's rows per workgroup (ROWS)
-constexpr int64_t kRowsKColumns = 32;  // gemm_rows_k.comp's columns per workgroup (TEAMS * COLS)
+constexpr int64_t kShortKRows = 32;  // gemm_small_k.comp's rows per workgroup (ROWS)
 bool thin_allowed(const Tile& kernel) {
   const Tile* forced = forced_tile();
   return forced ? forced == &kernel : &kernel != &kDot;
@@ -265,9 +263,8 @@ std::pair<at::Tensor, at::Tensor> bf16_operands(const at::Tensor& a, const at::T
 
 // A tile-less kernel's launch (thin_kernel): gemm_dot.comp in blocks of
 // kDotRows rows, about 2048 workgroups, gemm_rows.comp in blocks of its
-// workgroup's columns, about 1024, gemm_rows_k.comp in blocks of
-// kRowsKColumns columns, about 512 (of 256 invocations), each times splits
-// of K of at least 1024 or 256 values, their float32 sums added by
+// workgroup's columns, about 1024, each times splits of K of at least 1024
+// or 256 values, their float32 sums added by
 // gemm_splitk_reduce.comp where K is split; gemm_small_k.comp in blocks of its workgroup's columns
 // and kShortKRows rows, K never split. `meta` holds the parameter block up to the activation;
 // `out_vectors`: out may be written in 16-byte vectors (gemm_rows.comp's r16 and gemm_small_k.comp,
@@ -275,8 +272,7 @@ std::pair<at::Tensor, at::Tensor> bf16_operands(const at::Tensor& a, const at::T
 void launch_thin(rt::Device& dev, const Tile& thin, std::vector<int64_t>& meta, const at::Tensor& a,
                  const at::Tensor& b, const at::Tensor& out, const at::Tensor& bias,
                  int64_t batches, int64_t M, int64_t N, int64_t K, bool out_vectors) {
-  bool dot = &thin == &kDot, rows = &thin == &kRows, rows_k = &thin == &kRowsK,
-       short_k = &thin == &kSmallK;
+  bool dot = &thin == &kDot, rows = &thin == &kRows, short_k = &thin == &kSmallK;
   // gemm_dot.comp reads both operands in 16-byte vectors along K where it
   // can, each split a whole number of them.
   int64_t vector = 16 / out.element_size();
@@ -287,13 +283,12 @@ void launch_thin(rt::Device& dev, const Tile& thin, std::vector<int64_t>& meta, 
   std::string dtype = dtype_name(out.scalar_type());
   const char* variant = dot ? ".gemm." : rows ? ".r16." : short_k ? ".k16." : ".r16k.";
   const rt::Kernel& kernel = dev.pipelines().get(std::string(thin.kernel) + variant + dtype);
-  // Columns per workgroup: gemm_rows.comp and gemm_small_k.comp take 16
-  // bytes of them an invocation.
-  int64_t columns =
-      rows_k ? kRowsKColumns : static_cast<int64_t>(kernel.workgroup_size) * (dot ? 1 : vector);
+  // Columns per workgroup: gemm_rows.comp's r16 and gemm_small_k.comp take
+  // 16 bytes of them an invocation, r16k one.
+  int64_t columns = static_cast<int64_t>(kernel.workgroup_size) * (rows || short_k ? vector : 1);
   int64_t blocks = batches * (dot ? (M + kDotRows - 1) / kDotRows : (N + columns - 1) / columns) *
                    (short_k ? (M + kShortKRows - 1) / kShortKRows : 1);
-  int64_t target = dot ? 2048 : rows_k ? 512 : 1024, min_split = dot ? 1024 : 256;
+  int64_t target = dot ? 2048 : 1024, min_split = dot ? 1024 : 256;
   int64_t splits =
       std::clamp<int64_t>((target + blocks - 1) / blocks, 1, std::max<int64_t>(1, K / min_split));
   int64_t chunk = std::max<int64_t>(1, (K + splits - 1) / splits);

@@ -226,17 +226,18 @@ def test_rows_products(dtype, no_fallback):
     _check_epilogue(dtype, tol, w_stored_transposed=False)
 
 
-# gemm_rows_k.comp (at most 16 rows, B contiguous along K): directly (a
-# linear layer on a few inputs taken transposed is the same product), one
+# gemm_rows.comp's r16k (at most 16 rows, B contiguous along K): directly
+# (a linear layer on a few inputs taken transposed is the same product), one
 # split and split along K (K a multiple of the vector but not of the
-# 256-value blocks), columns past a workgroup's 32 and past a team's 4,
-# batches, one row, and the epilogue's alpha, beta, bias and activations.
+# 64-value blocks), columns past a workgroup's 64, batches, one row, and the
+# epilogue's alpha, beta, bias and activations.
 @pytest.mark.parametrize("dtype", [torch.float32, torch.float16, torch.bfloat16])
 def test_rows_k_products(dtype, no_fallback):
     tol = dict(rtol=2e-2, atol=1e-1) if dtype != torch.float32 else dict(rtol=1e-4, atol=1e-4)
-    name = f"gemm_rows_k.r16k.{ {torch.float32: 'f32', torch.float16: 'f16', torch.bfloat16: 'bf16'}[dtype]}"
+    name = f"gemm_rows.r16k.{ {torch.float32: 'f32', torch.float16: 'f16', torch.bfloat16: 'bf16'}[dtype]}"
+    # The last: 78 splits, more than gemm_splitk_reduce.comp's round of 32.
     for batches, m, k, n in [(1, 10, 200, 130), (2, 16, 3000, 48), (1, 1, 72, 8), (3, 7, 4096, 5),
-                             (1, 12, 1000, 70)]:
+                             (1, 12, 1000, 70), (1, 10, 20000, 16)]:
         a, w = torch.randn(batches, m, k, dtype=dtype), torch.randn(batches, n, k, dtype=dtype)
         da, dw = a.to("vulkan"), w.to("vulkan")
         assert kernels_of(lambda: torch.bmm(da, dw.mT))[0] == name
