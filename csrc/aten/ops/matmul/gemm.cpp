@@ -23,8 +23,9 @@ namespace torchvulkan {
 namespace {
 
 // Tile configurations (variants.toml): output tile and step along K.
-// gemm_tiled.comp (the portable tier): t64 and t128 (its float32 step; 8-byte
-// types take half). gemm_coop.comp (float16 and bfloat16 on tensor cores):
+// gemm_tiled.comp (the portable tier): t64, t128 and t128w, t128's tile in
+// half the invocations (their float32 step; 8-byte types take half).
+// gemm_coop.comp (float16 and bfloat16 on tensor cores):
 // s128 and s256 (128x256), compiled per operand layout, and v128 and v256,
 // the same where both operands are vector-loadable (no element path, two
 // steps of loads in flight: see VECTORS there); gemm_coop2.comp the same on
@@ -52,14 +53,14 @@ constexpr Tile kTiles[] = {{"t64", false, false, 64, 64, 16, "gemm_tiled"},
                            {"v256", true, true, 128, 256, 32, "gemm_coop"},
                            {"t128x64", false, false, 128, 64, 8, "gemm_tiled"},
                            {"t128w", false, false, 128, 128, 8, "gemm_tiled"},
-                           {"t128w16", false, false, 128, 128, 16, "gemm_tiled"},
                            {"dot", false, false, 0, 0, 0, "gemm_dot"},
                            {"rows", false, false, 0, 0, 0, "gemm_rows"},
                            {"rows_k", false, false, 0, 0, 0, "gemm_rows"},
                            {"small_k", false, false, 0, 0, 0, "gemm_small_k"}};
 constexpr const Tile &kT64 = kTiles[0], &kT128 = kTiles[1], &kS128 = kTiles[2], &kS256 = kTiles[3],
-                     &kV128 = kTiles[6], &kV256 = kTiles[7], &kDot = kTiles[11],
-                     &kRows = kTiles[12], &kRowsK = kTiles[13], &kSmallK = kTiles[14];
+                     &kV128 = kTiles[6], &kV256 = kTiles[7], &kT128W = kTiles[9],
+                     &kDot = kTiles[10], &kRows = kTiles[11], &kRowsK = kTiles[12],
+                     &kSmallK = kTiles[13];
 // The larger tiles of a tier are used once the output has this many of
 // them and K is at least the tier's minimum below (H200, float16 8192^3: s256
 // 205 against s128's 191 TFLOP/s, 4096^3 with 512 tiles: 187 against 169;
@@ -71,7 +72,11 @@ constexpr const Tile &kT64 = kTiles[0], &kT128 = kTiles[1], &kS128 = kTiles[2], 
 // SM, t64 103 and two: t128 won from K = 2048 (2048^3 30.2 against 26.4,
 // 8192^3 34.3 against 28.7, g @ W with K = 65536 through split-K 26.8
 // against 24.9) and lost below (K = 784: 21.9 against 24.0, K = 128: 11.6
-// against 16.3, the bmm's K = 64: 7.5 against 11.2).
+// against 16.3, the bmm's K = 64: 7.5 against 11.2). For float32 the large
+// tile is t128w (128 invocations of 8x16 blocks, 244 registers): on the
+// H100 (2026-12-06) 33.2 against t128's 32.1 TFLOP/s at 4096^3, 35.3
+// against 34.4 at 8192^3, 34.6 against 33.2 with B transposed (cuBLAS
+// 51.7, 51.0, 49.3); the other dtypes keep t128 (not measured).
 //
 // gemm_coop2.comp's c128/c256 are taken only when forced: on the H200
 // (float16, gemm_tiles.py) c256 ran 144 / 155 TFLOP/s at 4096^3 / 8192^3
@@ -100,9 +105,10 @@ int64_t tile_count(const Tile& tile, int64_t batches, int64_t M, int64_t N) {
 }
 
 // The configuration for a product on one tier; `coop2` when the product can
-// take gemm_coop2.comp's forced configuration, `vectors` the v tiles.
-const Tile& pick_tile(bool coop, bool coop2, bool vectors, int64_t batches, int64_t M, int64_t N,
-                      int64_t K) {
+// take gemm_coop2.comp's forced configuration, `vectors` the v tiles,
+// `float32` float32 operands.
+const Tile& pick_tile(bool coop, bool coop2, bool vectors, bool float32, int64_t batches, int64_t M,
+                      int64_t N, int64_t K) {
   const Tile* forced = forced_tile();
   if (forced && forced->m > 0 && forced->coop == coop &&
       (coop2 || std::string_view(forced->kernel) != "gemm_coop2") && (vectors || !forced->vectors))
@@ -110,7 +116,7 @@ const Tile& pick_tile(bool coop, bool coop2, bool vectors, int64_t batches, int6
   const Tile &small = !coop     ? kT64
                       : vectors ? kV128
                                 : kS128,
-             &large = !coop     ? kT128
+             &large = !coop     ? (float32 ? kT128W : kT128)
                       : vectors ? kV256
                                 : kS256;
   return N > small.n && tile_count(large, batches, M, N) >= kLargeTilesMin &&
@@ -397,7 +403,7 @@ void launch_gemm(const at::Tensor& a, const at::Tensor& b, const at::Tensor& out
                std::max({M, N, K, sa[1], sa[2], sb[1], sb[2], sc[1]}) < (int64_t{1} << 31);
   // The v tiles index in 32 bits (K with a step of slack).
   bool vectors = a_vectors && b_vectors && std::max({M, N, K + 64}) < (int64_t{1} << 31);
-  const Tile& tile = pick_tile(use_coop, coop2, vectors, batches, M, N, K);
+  const Tile& tile = pick_tile(use_coop, coop2, vectors, inputs == c10::kFloat, batches, M, N, K);
   bool int32_out = type == c10::kInt && inputs != type;
   std::string name = std::string(tile.kernel) + (int32_out ? "_i32." : ".") + tile.name;
   if (use_coop)

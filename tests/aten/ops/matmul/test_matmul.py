@@ -118,11 +118,11 @@ def test_vector_staging(dtype, ta, tb, no_fallback):
         torch.testing.assert_close(got, expected)
 
 
-# The same checks on the 128x128 tiles, which the tier takes only for
-# large outputs with K >= 1024 (gemm.cpp), and on the 128x64 candidate,
-# taken only when forced: forced by TORCHVULKAN_GEMM_TILE in a child
+# The same checks on the 128x128 tiles (t128w for float32), which the tier
+# takes only for large outputs with K >= 1024 (gemm.cpp), and on the 128x64
+# candidate, taken only when forced: forced by TORCHVULKAN_GEMM_TILE in a child
 # process (the choice is read once per process).
-@pytest.mark.parametrize("tile", ["t128", "t128x64"])
+@pytest.mark.parametrize("tile", ["t128", "t128w", "t128x64"])
 def test_portable_128_tiles(tile):
     pytest_with_tile(__file__, tile, "test_large_tiles or test_vector_staging or test_odd_shapes or test_split_k or takes_the_configured")
 
