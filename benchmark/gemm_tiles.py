@@ -4,7 +4,8 @@ Each configuration runs in its own process with TORCHVULKAN_GEMM_TILE set
 (csrc/aten/ops/matmul/gemm.cpp lists them; a configuration applies to the
 products of its tier: t64/t128/t128x64 to the portable tier, s128/s256,
 v128/v256 and VK_NV_cooperative_matrix2's c128/c256 to float16 and
-bfloat16 on tensor cores, dot, rows, rows_k and small_k to the tile-less
+bfloat16 on tensor cores, dot, rows, rows_k, small_k (and the prefetching
+rows_p, rows_k_p) to the tile-less
 kernels' products (gemm.cpp's thin_kernel; forcing a tile keeps them out,
 forcing one of these leaves the others' products to the tiles); "default" sets
 nothing, so gemm.cpp picks), cuda
@@ -97,10 +98,9 @@ def registers(tile, dtype_name):
     kernel = {"t": "gemm_tiled", "c": "gemm_coop2"}.get(tile[0], "gemm_coop")
     if tile == "dot":
         names = [f"gemm_dot.gemm.{short}"]
-    elif tile == "rows":
-        names = [f"gemm_rows.r16.{short}"]
-    elif tile == "rows_k":
-        names = [f"gemm_rows.r16k.{short}"]
+    elif tile.startswith("rows"):
+        variant = {"rows": "r16", "rows_k": "r16k", "rows_p": "r16p", "rows_k_p": "r16kp"}[tile]
+        names = [f"gemm_rows.{variant}.{short}"]
     elif tile == "small_k":
         names = [f"gemm_small_k.k16.{short}"]
     elif tile.startswith("t"):

@@ -79,62 +79,79 @@ void main() {
   vec4 acc[ROWS][CW / 4];
   [[unroll]] for (int r = 0; r < ROWS; ++r)[[unroll]] for (int c = 0; c < CW / 4; ++c) acc[r][c] = vec4(0.0);
 #endif
-  for (int64_t k0 = k_begin; k0 < k_end; k0 += WORKGROUP) {
-    // Invocation t stages A[:, k0 + t].
-    barrier();
-    int64_t k = k0 + t;
-    [[unroll]] for (int q = 0; q < ROWS / 4; ++q) {
-      vec4 column = vec4(0.0);
-      [[unroll]] for (int i = 0; i < 4; ++i) {
-        int r = 4 * q + i;
-        if (r < rows && k < k_end) column[i] = X_load(a + uint64_t(r * p.v[9] + k * p.v[10]) * X_BYTES);
-      }
-      a_tile[t][q] = column;
-    }
-    barrier();
-    int depth = int(min(int64_t(WORKGROUP), k_end - k0));
+  // B is read in groups of KB vectors (GROUP values of K); with PREFETCH
+  // (the r16p and r16kp variants) group g + 1's loads are issued before
+  // group g is multiplied, so that an invocation does not wait out a memory
+  // latency per group. A's block of WORKGROUP values of K is staged when a
+  // group starts it (GROUP divides WORKGROUP).
 #if B_KMAJOR
-    // depth is a multiple of CW (K and chunk are), and A's values past it
-    // were staged as zeros.
-    for (int kk = 0; kk < depth; kk += KB * CW) {
-      uvec4 raw[KB];
-      [[unroll]] for (int i = 0; i < KB; ++i) {
-        raw[i] = mine && kk + i * CW < depth ? Raw16(b + uint64_t(kk + i * CW) * X_BYTES).v : uvec4(0u);
-      }
-      [[unroll]] for (int i = 0; i < KB; ++i) {
-        [[unroll]] for (int e = 0; e < CW; ++e) {
-          float bv = element(raw[i], e);
-          [[unroll]] for (int q = 0; q < ROWS / 4; ++q) {
-            if (4 * q < rows) {
-              vec4 av = a_tile[kk + i * CW + e][q];
-              [[unroll]] for (int j = 0; j < 4; ++j) acc[4 * q + j] += av[j] * bv;
-            }
-          }
+  const int STEP = CW;  // values of K between a group's vectors
+#else
+  const int STEP = 1;
+#endif
+  const int GROUP = KB * STEP;
+  int64_t span = k_end - k_begin;
+  int groups = int((span + GROUP - 1) / GROUP);
+  uvec4 raw[KB];
+#define LOAD_GROUP(DST, G) \
+  [[unroll]] for (int i = 0; i < KB; ++i) { \
+    int64_t kr = int64_t(G) * GROUP + i * STEP; \
+    DST[i] = mine && kr < span ? Raw16(b + uint64_t(kr) * b_row).v : uvec4(0u); \
+  }
+#if PREFETCH
+  LOAD_GROUP(raw, 0)
+#endif
+  for (int g = 0; g < groups; ++g) {
+    int kk = int(int64_t(g) * GROUP % WORKGROUP);  // the group's first value in the staged block
+    if (kk == 0) {
+      // Invocation t stages A[:, k0 + t].
+      barrier();
+      int64_t k = k_begin + int64_t(g) * GROUP + t;
+      [[unroll]] for (int q = 0; q < ROWS / 4; ++q) {
+        vec4 column = vec4(0.0);
+        [[unroll]] for (int i = 0; i < 4; ++i) {
+          int r = 4 * q + i;
+          if (r < rows && k < k_end) column[i] = X_load(a + uint64_t(r * p.v[9] + k * p.v[10]) * X_BYTES);
         }
+        a_tile[t][q] = column;
       }
+      barrier();
+    }
+#if PREFETCH
+    uvec4 cur[KB] = raw;
+    if (g + 1 < groups) {
+      LOAD_GROUP(raw, g + 1)
     }
 #else
-    for (int kk = 0; kk < depth; kk += KB) {
-      uvec4 raw[KB];
-      [[unroll]] for (int i = 0; i < KB; ++i) {
-        raw[i] = mine && kk + i < depth ? Raw16(b + uint64_t(kk + i) * b_row).v : uvec4(0u);
-      }
-      [[unroll]] for (int i = 0; i < KB; ++i) {
-        float bv[CW];
-        [[unroll]] for (int e = 0; e < CW; ++e) bv[e] = element(raw[i], e);
-        // Rows past M add zeros; skipping whole groups of 4 saves their work.
+    uvec4 cur[KB];
+    LOAD_GROUP(cur, g)
+#endif
+    // Values past the split's end read zeros from both operands.
+    [[unroll]] for (int i = 0; i < KB; ++i) {
+#if B_KMAJOR
+      [[unroll]] for (int e = 0; e < CW; ++e) {
+        float bv = element(cur[i], e);
         [[unroll]] for (int q = 0; q < ROWS / 4; ++q) {
           if (4 * q < rows) {
-            vec4 av = a_tile[kk + i][q];
-            [[unroll]] for (int j = 0; j < 4; ++j)
-              [[unroll]] for (int c = 0; c < CW / 4; ++c)
-                acc[4 * q + j][c] += av[j] * vec4(bv[4 * c], bv[4 * c + 1], bv[4 * c + 2], bv[4 * c + 3]);
+            vec4 av = a_tile[kk + i * CW + e][q];
+            [[unroll]] for (int j = 0; j < 4; ++j) acc[4 * q + j] += av[j] * bv;
           }
         }
       }
-    }
+#else
+      float bv[CW];
+      [[unroll]] for (int e = 0; e < CW; ++e) bv[e] = element(cur[i], e);
+      // Rows past M add zeros; skipping whole groups of 4 saves their work.
+      [[unroll]] for (int q = 0; q < ROWS / 4; ++q) {
+        if (4 * q < rows) {
+          vec4 av = a_tile[kk + i][q];
+          [[unroll]] for (int j = 0; j < 4; ++j)
+            [[unroll]] for (int c = 0; c < CW / 4; ++c)
+              acc[4 * q + j][c] += av[j] * vec4(bv[4 * c], bv[4 * c + 1], bv[4 * c + 2], bv[4 * c + 3]);
+        }
+      }
 #endif
-    b += uint64_t(WORKGROUP) * b_row;
+    }
   }
   if (!mine) return;
 

@@ -56,11 +56,13 @@ constexpr Tile kTiles[] = {{"t64", false, false, 64, 64, 16, "gemm_tiled"},
                            {"dot", false, false, 0, 0, 0, "gemm_dot"},
                            {"rows", false, false, 0, 0, 0, "gemm_rows"},
                            {"rows_k", false, false, 0, 0, 0, "gemm_rows"},
-                           {"small_k", false, false, 0, 0, 0, "gemm_small_k"}};
+                           {"small_k", false, false, 0, 0, 0, "gemm_small_k"},
+                           {"rows_p", false, false, 0, 0, 0, "gemm_rows"},
+                           {"rows_k_p", false, false, 0, 0, 0, "gemm_rows"}};
 constexpr const Tile &kT64 = kTiles[0], &kT128 = kTiles[1], &kS128 = kTiles[2], &kS256 = kTiles[3],
                      &kV128 = kTiles[6], &kV256 = kTiles[7], &kT128W = kTiles[9],
                      &kDot = kTiles[10], &kRows = kTiles[11], &kRowsK = kTiles[12],
-                     &kSmallK = kTiles[13];
+                     &kSmallK = kTiles[13], &kRowsP = kTiles[14], &kRowsKP = kTiles[15];
 // The larger tiles of a tier are used once the output has this many of
 // them and K is at least the tier's minimum below (H200, float16 8192^3: s256
 // 205 against s128's 191 TFLOP/s, 4096^3 with 512 tiles: 187 against 169;
@@ -186,9 +188,21 @@ bool vector_loadable(const at::Tensor& t, int64_t batch_stride, int64_t rows, in
 //   against 2.51 in float32 (cuBLAS 8.78).
 constexpr int64_t kThin = 16, kDotRows = 4, kShortK = 16;
 constexpr int64_t kShortKRows = 32;  // gemm_small_k.comp's rows per workgroup (ROWS)
+// gemm_rows.comp's r16p and r16kp (TORCHVULKAN_GEMM_TILE=rows_p, rows_k_p)
+// issue each group of B's loads before the previous group is multiplied,
+// so that an invocation keeps loads in flight instead of waiting out a
+// memory latency per group of 8 (a @ W2^T on r16k read a at 0.65 TB/s);
+// they stand in for r16 and r16k only when forced, until measured.
+bool prefetch_forced() {
+  const Tile* forced = forced_tile();
+  return forced == &kRowsP || forced == &kRowsKP;
+}
+
 bool thin_allowed(const Tile& kernel) {
   const Tile* forced = forced_tile();
-  return forced ? forced == &kernel : &kernel != &kDot;
+  if (!forced) return &kernel != &kDot;
+  return forced == &kernel || (forced == &kRowsP && &kernel == &kRows) ||
+         (forced == &kRowsKP && &kernel == &kRowsK);
 }
 
 // (batch, row, col) strides of a 2-D or 3-D tensor; a 2-D one repeats per batch.
@@ -287,7 +301,11 @@ void launch_thin(rt::Device& dev, const Tile& thin, std::vector<int64_t>& meta, 
                      vector_loadable(b, sb[0], N, K, sb[2], sb[1], vector);
   count_tier(thin.name);
   std::string dtype = dtype_name(out.scalar_type());
-  const char* variant = dot ? ".gemm." : rows ? ".r16." : short_k ? ".k16." : ".r16k.";
+  bool prefetch = prefetch_forced();
+  const char* variant = dot       ? ".gemm."
+                        : rows    ? (prefetch ? ".r16p." : ".r16.")
+                        : short_k ? ".k16."
+                                  : (prefetch ? ".r16kp." : ".r16k.");
   const rt::Kernel& kernel = dev.pipelines().get(std::string(thin.kernel) + variant + dtype);
   // Columns per workgroup: gemm_rows.comp's r16 and gemm_small_k.comp take
   // 16 bytes of them an invocation, r16k one.

@@ -208,7 +208,8 @@ def test_forced_dot():
 @pytest.mark.parametrize("dtype", [torch.float32, torch.float16, torch.bfloat16])
 def test_rows_products(dtype, no_fallback):
     tol = dict(rtol=2e-2, atol=1e-1) if dtype != torch.float32 else dict(rtol=1e-4, atol=1e-4)
-    name = f"gemm_rows.r16.{ {torch.float32: 'f32', torch.float16: 'f16', torch.bfloat16: 'bf16'}[dtype]}"
+    variant = "r16p" if os.environ.get("TORCHVULKAN_GEMM_TILE") == "rows_p" else "r16"
+    name = f"gemm_rows.{variant}.{ {torch.float32: 'f32', torch.float16: 'f16', torch.bfloat16: 'bf16'}[dtype]}"
     for batches, m, k, n, ta in [(1, 10, 200, 1024, False), (2, 16, 3000, 48, False), (1, 1, 70, 8, False),
                                  (1, 10, 300, 520, True), (3, 7, 65, 16, True)]:
         a = torch.randn(batches, *((k, m) if ta else (m, k)), dtype=dtype)
@@ -234,7 +235,8 @@ def test_rows_products(dtype, no_fallback):
 @pytest.mark.parametrize("dtype", [torch.float32, torch.float16, torch.bfloat16])
 def test_rows_k_products(dtype, no_fallback):
     tol = dict(rtol=2e-2, atol=1e-1) if dtype != torch.float32 else dict(rtol=1e-4, atol=1e-4)
-    name = f"gemm_rows.r16k.{ {torch.float32: 'f32', torch.float16: 'f16', torch.bfloat16: 'bf16'}[dtype]}"
+    variant = "r16kp" if os.environ.get("TORCHVULKAN_GEMM_TILE") == "rows_k_p" else "r16k"
+    name = f"gemm_rows.{variant}.{ {torch.float32: 'f32', torch.float16: 'f16', torch.bfloat16: 'bf16'}[dtype]}"
     # The last: 78 splits, more than gemm_splitk_reduce.comp's round of 32.
     for batches, m, k, n in [(1, 10, 200, 130), (2, 16, 3000, 48), (1, 1, 72, 8), (3, 7, 4096, 5),
                              (1, 12, 1000, 70), (1, 10, 20000, 16)]:
@@ -250,12 +252,19 @@ def test_rows_k_products(dtype, no_fallback):
     _check_epilogue(dtype, tol, w_stored_transposed=True)
 
 
+# The prefetching forms of both (r16p, r16kp), taken only when forced: the
+# same checks in a child process. (The ids must not contain the child's
+# selection, or the child would select this test again.)
+@pytest.mark.parametrize("tile", ["rows_p", "rows_k_p"])
+def test_forced_prefetching_rows(tile):
+    pytest_with_tile(__file__, tile, "test_rows_k_products" if tile == "rows_k_p" else "test_rows_products")
+
+
 # gemm_small_k.comp (at most 16 values of K, B contiguous along N in 16-byte
 # vectors): the MNIST benchmark's g2 @ W2 scaled down (K = 10), K = 1 and
-# 16, rows past a
-# workgroup's 32 and columns past its 64 vectors, A transposed, batches, and
-# the epilogue: alpha, beta, the bias and both activations, written value by
-# value, also into a strided out.
+# 16, rows past a workgroup's 32 and columns past its 64 vectors, A
+# transposed, batches, and the epilogue: alpha, beta, the bias and both
+# activations, written value by value, also into a strided out.
 @pytest.mark.parametrize("dtype", [torch.float32, torch.float16, torch.bfloat16])
 def test_small_k_products(dtype, no_fallback):
     tol = dict(rtol=2e-2, atol=5e-2) if dtype != torch.float32 else dict(rtol=1e-4, atol=1e-4)
