@@ -179,9 +179,10 @@ bool vector_loadable(const at::Tensor& t, int64_t batch_stride, int64_t rows, in
 // - gemm_rows.comp's r16k: at most kThin rows, B contiguous along K in
 //   16-byte vectors, such as a @ W2^T and those linear layers transposed.
 //   It tied the tiles on a @ W2^T in float16 (6.52 TFLOP/s against v128's
-//   6.55; cuBLAS 17.2) and won the rest (H100, 2026-12-06): float16 linear 4 x 4096 -> 4096 2.66
-//   against 1.86, 16 x 4096 -> 14336 11.8 against 8.08; float32 a @ W2^T 4.74 against 3.83, the
-//   linear layers 2.22 and 10.3 against 1.32 and 5.54.
+//   6.55; cuBLAS 17.2) and won the rest (H100, 2026-12-06): float16 linear
+//   4 x 4096 -> 4096 2.66 against 1.86, 16 x 4096 -> 14336 11.8 against
+//   8.08; float32 a @ W2^T 4.74 against 3.83, the linear layers 2.22 and
+//   10.3 against 1.32 and 5.54.
 // - gemm_small_k.comp: at most kShortK values of K, B contiguous along N in
 //   16-byte vectors, such as the MNIST benchmark's g2 @ W2 (K = 10): same
 //   run, 10.7 TFLOP/s against the tiles' 8.82 in float16 (cuBLAS 16.3), 9.19
@@ -284,11 +285,12 @@ std::pair<at::Tensor, at::Tensor> bf16_operands(const at::Tensor& a, const at::T
 // A tile-less kernel's launch (thin_kernel): gemm_dot.comp in blocks of
 // kDotRows rows, about 2048 workgroups, gemm_rows.comp in blocks of its
 // workgroup's columns, about 1024, each times splits of K of at least 1024
-// or 256 values, their float32 sums added by
-// gemm_splitk_reduce.comp where K is split; gemm_small_k.comp in blocks of its workgroup's columns
-// and kShortKRows rows, K never split. `meta` holds the parameter block up to the activation;
-// `out_vectors`: out may be written in 16-byte vectors (gemm_rows.comp's r16 and gemm_small_k.comp,
-// with one split and nothing to apply but alpha).
+// or 256 values, their float32 sums added by gemm_splitk_reduce.comp where
+// K is split; gemm_small_k.comp in blocks of its workgroup's columns and
+// kShortKRows rows, K never split. `meta` holds the parameter block up to
+// the activation; `out_vectors`: out may be written in 16-byte vectors
+// (gemm_rows.comp's r16 and gemm_small_k.comp, with one split and nothing
+// to apply but alpha).
 void launch_thin(rt::Device& dev, const Tile& thin, std::vector<int64_t>& meta, const at::Tensor& a,
                  const at::Tensor& b, const at::Tensor& out, const at::Tensor& bias,
                  int64_t batches, int64_t M, int64_t N, int64_t K, bool out_vectors) {
