@@ -2,6 +2,7 @@
 #include <ATen/EmptyTensor.h>
 #include <ATen/native/Resize.h>
 #include <ATen/native/TensorFactories.h>
+#include <ATen/ops/_make_dep_token_native.h>
 #include <ATen/ops/_reshape_alias_native.h>
 #include <ATen/ops/as_strided_native.h>
 #include <ATen/ops/view_as_complex_native.h>
@@ -88,6 +89,9 @@ at::Tensor efficient_zero_tensor(at::IntArrayRef size, std::optional<c10::Scalar
 TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("empty.memory_format", empty);
   m.impl("_efficientzerotensor", efficient_zero_tensor);
+  // torch.compile's dependency token: an empty 0-dim tensor, through
+  // at::empty with the device asked for (ATen's CPU form is that call).
+  m.impl("_make_dep_token", at::native::_make_dep_token_cpu);
   m.impl("empty_strided", empty_strided);
   m.impl("as_strided", at::native::as_strided_tensorimpl);
   m.impl("view", at::native::view);

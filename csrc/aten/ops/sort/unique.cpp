@@ -1,4 +1,5 @@
-// torch.unique (_unique2, always sorted, as the CPU's sort-based kernel) and
+// torch.unique (_unique2, always sorted, as the CPU's sort-based kernel; and
+// _unique, its older form without counts) and
 // unique_consecutive (flattened): with runs of equal values in x (x sorted
 // by a stable native sort for unique), a run starts where x differs from
 // its predecessor (so NaNs, never equal, are each their own run):
@@ -60,6 +61,12 @@ std::tuple<at::Tensor, at::Tensor, at::Tensor> unique2(const at::Tensor& self, b
   if (return_inverse)
     inverse = at::empty({flat.numel()}, run.options()).scatter_(0, order, run).view(self.sizes());
   return {values, inverse, return_counts ? counts : empty};
+}
+
+std::tuple<at::Tensor, at::Tensor> unique(const at::Tensor& self, bool sorted,
+                                          bool return_inverse) {
+  auto [values, inverse, counts] = unique2(self, sorted, return_inverse, false);
+  return {values, inverse};
 }
 
 // The dense rank of each element of the [n, columns] `keys` within its
@@ -162,6 +169,7 @@ std::tuple<at::Tensor, at::Tensor, at::Tensor> unique_consecutive(const at::Tens
 
 TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("_unique2", unique2);
+  m.impl("_unique", unique);
   m.impl("unique_consecutive", unique_consecutive);
   m.impl("unique_dim", unique_along);
   m.impl("unique_dim_consecutive", unique_consecutive_along);

@@ -142,3 +142,10 @@ def test_efficient_zero_tensor(no_fallback):
     torch.testing.assert_close(z.cpu(), torch.zeros(2, 3))
     half = torch._efficientzerotensor((4,), dtype=torch.float16, device="vulkan")
     assert half.dtype == torch.float16 and half.cpu().eq(0).all()
+
+
+def test_dependency_token(no_fallback):
+    # torch.compile's runtime asserts thread one through their checks.
+    token = torch._make_dep_token(device="vulkan")
+    expected = torch._make_dep_token()
+    assert token.device.type == "vulkan" and token.shape == expected.shape and token.dtype == expected.dtype

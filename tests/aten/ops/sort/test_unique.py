@@ -72,3 +72,12 @@ def test_along_empty_dim(shape, dim, no_fallback):
     actual = torch.unique(V(x), dim=dim, return_inverse=True, return_counts=True)
     for a, e in zip(actual, expected):
         assert a.shape == e.shape and a.dtype == e.dtype
+
+
+@pytest.mark.parametrize("return_inverse", [False, True])
+def test_older_unique(return_inverse, no_fallback):
+    # torch._unique: values and inverse indices, no counts.
+    x = torch.tensor([[3, 1, 3], [2, 1, 1]])
+    for a, e in zip(torch._unique(V(x), return_inverse=return_inverse), torch._unique(x, return_inverse=return_inverse)):
+        assert a.shape == e.shape and a.dtype == e.dtype
+        torch.testing.assert_close(a.cpu(), e)
