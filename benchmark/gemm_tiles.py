@@ -5,9 +5,9 @@ Each configuration runs in its own process with TORCHVULKAN_GEMM_TILE set
 products of its tier: t64/t128/t128x64 to the portable tier, s128/s256,
 v128/v256 and VK_NV_cooperative_matrix2's c128/c256 to float16 and
 bfloat16 on tensor cores, dot, rows, rows_k, small_k (and the prefetching
-rows_p, rows_k_p) to the tile-less
-kernels' products (gemm.cpp's thin_kernel; forcing a tile keeps them out,
-forcing one of these leaves the others' products to the tiles); "default" sets
+rows_p, rows_k_p) to the tile-less kernels' products (gemm.cpp's
+thin_kernel; forcing a tile keeps them out, forcing one of these leaves the
+others' products to the tiles); "default" sets
 nothing, so gemm.cpp picks), cuda
 in another process without torchvulkan. Each case warms the GPU up for two seconds (timing.warm_up: an idle H200 runs at 345 MHz),
 then reports TFLOP/s by GPU timing events, median of 5 runs of 5, repeated

@@ -40,9 +40,9 @@ layout(push_constant) uniform Args {
 // The products' parameter block (gemm_tiled.comp lists its words; flag 4 of
 // word 23: out may be written in 16-byte vectors).
 layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer Params { int64_t v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer Raw16 { uvec4 v; };
 
 #include "matmul/float_epilogue.glsl"
-#include "matmul/raw16.glsl"
 
 const int CW = VEC;  // values of X in 16 bytes
 const int KB = 8;    // vectors of B loaded at once
@@ -54,6 +54,15 @@ const int OWN = CW;
 #define ACC(r, c) acc[r][(c) / 4][(c) % 4]
 #endif
 shared vec4 a_tile[WORKGROUP][ROWS / 4];
+
+// Element e of a 16-byte vector of B's raw bits.
+float element(uvec4 w, int e) {
+#if X_BYTES == 4
+  return X_from_bits(w[e]);
+#else
+  return X_from_bits(bitfieldExtract(w[e / 2], 16 * (e % 2), 16));
+#endif
+}
 
 void main() {
   Params p = Params(args.meta);
@@ -92,19 +101,19 @@ void main() {
   const int GROUP = KB * STEP;
   int64_t span = k_end - k_begin;
   int groups = int((span + GROUP - 1) / GROUP);
-  uvec4 raw[KB];
 #define LOAD_GROUP(DST, G) \
   [[unroll]] for (int i = 0; i < KB; ++i) { \
     int64_t kr = int64_t(G) * GROUP + i * STEP; \
     DST[i] = mine && kr < span ? Raw16(b + uint64_t(kr) * b_row).v : uvec4(0u); \
   }
 #if PREFETCH
+  uvec4 raw[KB];  // the next group's vectors
   LOAD_GROUP(raw, 0)
 #endif
   for (int g = 0; g < groups; ++g) {
     int kk = int(int64_t(g) * GROUP % WORKGROUP);  // the group's first value in the staged block
     if (kk == 0) {
-      // Invocation t stages A[:, k0 + t].
+      // Invocation t stages A[:, k] for the block's k = k0 + t.
       barrier();
       int64_t k = k_begin + int64_t(g) * GROUP + t;
       [[unroll]] for (int q = 0; q < ROWS / 4; ++q) {
