@@ -198,6 +198,17 @@ def matmul_cases(quick):
                 g = randn(128, h, device=device, dtype=torch.float16)
                 return (lambda: product(x, w, g)), 2 * 128 * 784 * h / 1e3
             cases.append((f"mnist h={h} {label} f16", "TFLOP/s", setup))
+        # The second layer, Linear(h, 10): forward a @ W2^T (N = 10), the
+        # weight gradient g2^T @ a (M = 10) and the input gradient g2 @ W2
+        # (K = 10); each reads or writes one [128, h] activation.
+        for label, product in (("a@W2^T", lambda a, w, g: a @ w.t()), ("g2^T@a", lambda a, w, g: g.t() @ a),
+                               ("g2@W2", lambda a, w, g: g @ w)):
+            def setup(device, h=h, product=product):
+                a = randn(128, h, device=device, dtype=torch.float16)
+                w = randn(10, h, device=device, dtype=torch.float16)
+                g = randn(128, 10, device=device, dtype=torch.float16)
+                return (lambda: product(a, w, g)), 2 * 128 * 10 * h / 1e3
+            cases.append((f"mnist h={h} {label} f16", "TFLOP/s", setup))
 
     def attention(dtype):
         def setup(device):

@@ -45,11 +45,12 @@ layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer Ra
 #include "matmul/float_epilogue.glsl"
 
 const int CW = VEC;  // values of X in 16 bytes
-const int KB = 8;    // vectors of B loaded at once
 #if B_KMAJOR
-const int OWN = 1;  // columns per invocation
-#define ACC(r, c) acc[r]
+const int OWN = KOWN;    // columns per invocation
+const int KB = 8 / OWN;  // vectors of each column loaded at once
+#define ACC(r, c) acc[c][r]
 #else
+const int KB = 8;  // vectors of B loaded at once
 const int OWN = CW;
 #define ACC(r, c) acc[r][(c) / 4][(c) % 4]
 #endif
@@ -75,6 +76,7 @@ void main() {
   int t = int(gl_LocalInvocationID.x), rows = int(M);
   int64_t n0 = (block * WORKGROUP + t) * OWN;
   bool mine = n0 < N;  // N-major: N is a multiple of CW (the host checks)
+  uint64_t b_col = uint64_t(p.v[13]) * X_BYTES;
   // The split's end as start + chunk (gemm_dot.comp says why).
   int64_t k_begin = split * chunk, k_end = min(K, k_begin + chunk);
   uint64_t a = uint64_t(p.v[0]) + uint64_t(batch * p.v[8]) * X_BYTES;
@@ -82,8 +84,8 @@ void main() {
   uint64_t b_row = uint64_t(p.v[12]) * X_BYTES;
 
 #if B_KMAJOR
-  float acc[ROWS];
-  [[unroll]] for (int r = 0; r < ROWS; ++r) acc[r] = 0.0;
+  float acc[OWN][ROWS];
+  [[unroll]] for (int c = 0; c < OWN; ++c)[[unroll]] for (int r = 0; r < ROWS; ++r) acc[c][r] = 0.0;
 #else
   vec4 acc[ROWS][CW / 4];
   [[unroll]] for (int r = 0; r < ROWS; ++r)[[unroll]] for (int c = 0; c < CW / 4; ++c) acc[r][c] = vec4(0.0);
@@ -101,13 +103,20 @@ void main() {
   const int GROUP = KB * STEP;
   int64_t span = k_end - k_begin;
   int groups = int((span + GROUP - 1) / GROUP);
+  // Vector i of the group's column c (B_KMAJOR: OWN columns) is DST[c * KB + i].
 #define LOAD_GROUP(DST, G) \
-  [[unroll]] for (int i = 0; i < KB; ++i) { \
-    int64_t kr = int64_t(G) * GROUP + i * STEP; \
-    DST[i] = mine && kr < span ? Raw16(b + uint64_t(kr) * b_row).v : uvec4(0u); \
-  }
+  [[unroll]] for (int c = 0; c < (B_KMAJOR == 1 ? OWN : 1); ++c) \
+    [[unroll]] for (int i = 0; i < KB; ++i) { \
+      int64_t kr = int64_t(G) * GROUP + i * STEP; \
+      DST[c * KB + i] = n0 + c < N && kr < span ? Raw16(b + uint64_t(c) * b_col + uint64_t(kr) * b_row).v : uvec4(0u); \
+    }
+#if B_KMAJOR
+  const int LOADED = KB * OWN;
+#else
+  const int LOADED = KB;
+#endif
 #if PREFETCH
-  uvec4 raw[KB];  // the next group's vectors
+  uvec4 raw[LOADED];  // the next group's vectors
   LOAD_GROUP(raw, 0)
 #endif
   for (int g = 0; g < groups; ++g) {
@@ -127,23 +136,25 @@ void main() {
       barrier();
     }
 #if PREFETCH
-    uvec4 cur[KB] = raw;
+    uvec4 cur[LOADED] = raw;
     if (g + 1 < groups) {
       LOAD_GROUP(raw, g + 1)
     }
 #else
-    uvec4 cur[KB];
+    uvec4 cur[LOADED];
     LOAD_GROUP(cur, g)
 #endif
     // Values past the split's end read zeros from both operands.
     [[unroll]] for (int i = 0; i < KB; ++i) {
 #if B_KMAJOR
       [[unroll]] for (int e = 0; e < CW; ++e) {
-        float bv = element(cur[i], e);
+        float bv[OWN];
+        [[unroll]] for (int c = 0; c < OWN; ++c) bv[c] = element(cur[c * KB + i], e);
         [[unroll]] for (int q = 0; q < ROWS / 4; ++q) {
           if (4 * q < rows) {
             vec4 av = a_tile[kk + i * CW + e][q];
-            [[unroll]] for (int j = 0; j < 4; ++j) acc[4 * q + j] += av[j] * bv;
+            [[unroll]] for (int j = 0; j < 4; ++j)
+              [[unroll]] for (int c = 0; c < OWN; ++c) acc[c][4 * q + j] += av[j] * bv[c];
           }
         }
       }
@@ -170,7 +181,8 @@ void main() {
     if (r >= rows) {
     } else if (p.v[26] != 0) {
       uint64_t at = uint64_t(p.v[26]) + uint64_t(((split * batches + batch) * M + r) * N + n0) * 4u;
-      [[unroll]] for (int c = 0; c < OWN; ++c) RefF32(at + uint64_t(c) * 4u).v = ACC(r, c);
+      [[unroll]] for (int c = 0; c < OWN; ++c)
+        if (n0 + c < N) RefF32(at + uint64_t(c) * 4u).v = ACC(r, c);
 #if !B_KMAJOR
     } else if (vector_store) {
       float v[VEC];
@@ -178,7 +190,8 @@ void main() {
       X_storev(uint64_t(p.v[2]) + uint64_t(batch * p.v[14] + r * p.v[15] + n0) * X_BYTES, v);
 #endif
     } else {
-      [[unroll]] for (int c = 0; c < OWN; ++c) store_sum(p, ACC(r, c), batch, r, n0 + c);
+      [[unroll]] for (int c = 0; c < OWN; ++c)
+        if (n0 + c < N) store_sum(p, ACC(r, c), batch, r, n0 + c);
     }
   }
 }

@@ -100,6 +100,13 @@ const int ROW_A = (BM + PAD) / V, ROW_B = (BN + PAD) / V;  // vectors per stored
 shared ACC_V tile_a[2 * BK * ROW_A];
 shared ACC_V tile_b[2 * BK * ROW_B];
 const int CHUNK = 4;
+// VECTORS (t128wv): the host takes the variant only where both operands are
+// vector-loadable, so the value-by-value load path is compiled out.
+#ifdef VECTORS
+const bool ALL_VECTORS = true;
+#else
+const bool ALL_VECTORS = false;
+#endif
 layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer Chunk8 { uvec2 v; };
 const int CHUNKS_A = BM * BK / CHUNK, CHUNKS_B = BN * BK / CHUNK;  // per step
 const int PER_A = (CHUNKS_A + WORKGROUP - 1) / WORKGROUP, PER_B = (CHUNKS_B + WORKGROUP - 1) / WORKGROUP;  // per invocation
@@ -184,8 +191,8 @@ void main() {
   int64_t m0 = tile.x * BM, n0 = tile.y * BN;
   int flags = int(p.v[23]);
   int64_t a_row = p.v[9], a_col = p.v[10], b_row = p.v[12], b_col = p.v[13];
-  Operand oa = Operand(M, K, a_row, a_col, BM, (flags & 8) != 0, (flags & 1) != 0);
-  Operand ob = Operand(N, K, b_col, b_row, BN, (flags & 16) != 0, (flags & 2) != 0);
+  Operand oa = Operand(M, K, a_row, a_col, BM, (flags & 8) != 0, ALL_VECTORS || (flags & 1) != 0);
+  Operand ob = Operand(N, K, b_col, b_row, BN, (flags & 16) != 0, ALL_VECTORS || (flags & 2) != 0);
   a += uint64_t(batch * p.v[8]) * A_BYTES;
   b += uint64_t(batch * p.v[11]) * B_BYTES;
   int tid = int(gl_LocalInvocationID.x);

@@ -120,9 +120,9 @@ def test_vector_staging(dtype, ta, tb, no_fallback):
 
 # The same checks on the 128x128 tiles (t128w for float32), which the tier
 # takes only for large outputs with K >= 1024 (gemm.cpp), and on the 128x64
-# candidate, taken only when forced: forced by TORCHVULKAN_GEMM_TILE in a child
+# and vectors-only (t128wv) candidates, taken only when forced: forced by TORCHVULKAN_GEMM_TILE in a child
 # process (the choice is read once per process).
-@pytest.mark.parametrize("tile", ["t128", "t128w", "t128x64"])
+@pytest.mark.parametrize("tile", ["t128", "t128w", "t128x64", "t128wv"])
 def test_portable_128_tiles(tile):
     pytest_with_tile(__file__, tile, "test_large_tiles or test_vector_staging or test_odd_shapes or test_split_k or takes_the_configured")
 
@@ -235,7 +235,8 @@ def test_rows_products(dtype, no_fallback):
 @pytest.mark.parametrize("dtype", [torch.float32, torch.float16, torch.bfloat16])
 def test_rows_k_products(dtype, no_fallback):
     tol = dict(rtol=2e-2, atol=1e-1) if dtype != torch.float32 else dict(rtol=1e-4, atol=1e-4)
-    variant = "r16kp" if os.environ.get("TORCHVULKAN_GEMM_TILE") == "rows_k_p" else "r16k"
+    forced = os.environ.get("TORCHVULKAN_GEMM_TILE")
+    variant = {"rows_k_p": "r16kp", "rows_k2": "r16k2", "rows_k2_p": "r16k2p"}.get(forced, "r16k")
     name = f"gemm_rows.{variant}.{ {torch.float32: 'f32', torch.float16: 'f16', torch.bfloat16: 'bf16'}[dtype]}"
     # The last: 78 splits, more than gemm_splitk_reduce.comp's round of 32.
     for batches, m, k, n in [(1, 10, 200, 130), (2, 16, 3000, 48), (1, 1, 72, 8), (3, 7, 4096, 5),
@@ -252,12 +253,13 @@ def test_rows_k_products(dtype, no_fallback):
     _check_epilogue(dtype, tol, w_stored_transposed=True)
 
 
-# The prefetching forms of both (r16p, r16kp), taken only when forced: the
-# same checks in a child process. (The ids must not contain the child's
-# selection, or the child would select this test again.)
-@pytest.mark.parametrize("tile", ["rows_p", "rows_k_p"])
-def test_forced_prefetching_rows(tile):
-    pytest_with_tile(__file__, tile, "test_rows_k_products" if tile == "rows_k_p" else "test_rows_products")
+# The forms taken only when forced: prefetching (r16p, r16kp), two columns an
+# invocation (r16k2) and both (r16k2p): the same checks in a child process.
+# (The ids must not contain the child's selection, or the child would select
+# this test again.)
+@pytest.mark.parametrize("tile", ["rows_p", "rows_k_p", "rows_k2", "rows_k2_p"])
+def test_forced_rows_variants(tile):
+    pytest_with_tile(__file__, tile, "test_rows_products" if tile == "rows_p" else "test_rows_k_products")
 
 
 # gemm_small_k.comp (at most 16 values of K, B contiguous along N in 16-byte
