@@ -61,12 +61,13 @@ constexpr Tile kTiles[] = {{"t64", false, false, 64, 64, 16, "gemm_tiled"},
                            {"rows_k_p", false, false, 0, 0, 0, "gemm_rows"},
                            {"rows_k2", false, false, 0, 0, 0, "gemm_rows"},
                            {"rows_k2_p", false, false, 0, 0, 0, "gemm_rows"},
+                           {"rows_k4_p", false, false, 0, 0, 0, "gemm_rows"},
                            {"t128wv", false, true, 128, 128, 8, "gemm_tiled"}};
 constexpr const Tile &kT64 = kTiles[0], &kT128 = kTiles[1], &kS128 = kTiles[2], &kS256 = kTiles[3],
                      &kV128 = kTiles[6], &kV256 = kTiles[7], &kT128W = kTiles[9],
                      &kDot = kTiles[10], &kRows = kTiles[11], &kRowsK = kTiles[12],
                      &kSmallK = kTiles[13], &kRowsP = kTiles[14], &kRowsKP = kTiles[15],
-                     &kRowsK2 = kTiles[16], &kRowsK2P = kTiles[17];
+                     &kRowsK2 = kTiles[16], &kRowsK2P = kTiles[17], &kRowsK4P = kTiles[18];
 // The larger tiles of a tier are used once the output has this many of
 // them and K is at least the tier's minimum below (H200, float16 8192^3: s256
 // 205 against s128's 191 TFLOP/s, 4096^3 with 512 tiles: 187 against 169;
@@ -198,14 +199,16 @@ constexpr int64_t kShortKRows = 32;  // gemm_small_k.comp's rows per workgroup (
 // so that an invocation keeps loads in flight instead of waiting out a
 // memory latency per group of 8 (a @ W2^T on r16k read a at 0.65 TB/s);
 // they stand in for r16 and r16k only when forced, until measured.
-// r16k2 and r16k2p (rows_k2, rows_k2_p) take two columns an invocation, so
-// that each of A's values read from shared memory serves two of them.
+// r16k2 and r16k2p (rows_k2, rows_k2_p) take two columns an invocation, r16k4p
+// (rows_k4_p) four, so that each of A's values read from shared memory serves
+// as many.
 const char* rows_variant(bool k_major) {
   const Tile* forced = forced_tile();
   if (!k_major) return forced == &kRowsP ? "r16p" : "r16";
   return forced == &kRowsKP    ? "r16kp"
          : forced == &kRowsK2  ? "r16k2"
          : forced == &kRowsK2P ? "r16k2p"
+         : forced == &kRowsK4P ? "r16k4p"
                                : "r16k";
 }
 
@@ -213,7 +216,9 @@ bool thin_allowed(const Tile& kernel) {
   const Tile* forced = forced_tile();
   if (!forced) return &kernel != &kDot;
   return forced == &kernel || (forced == &kRowsP && &kernel == &kRows) ||
-         ((forced == &kRowsKP || forced == &kRowsK2 || forced == &kRowsK2P) && &kernel == &kRowsK);
+         ((forced == &kRowsKP || forced == &kRowsK2 || forced == &kRowsK2P ||
+           forced == &kRowsK4P) &&
+          &kernel == &kRowsK);
 }
 
 // (batch, row, col) strides of a 2-D or 3-D tensor; a 2-D one repeats per batch.
@@ -317,8 +322,11 @@ void launch_thin(rt::Device& dev, const Tile& thin, std::vector<int64_t>& meta, 
   const rt::Kernel& kernel =
       dev.pipelines().get(std::string(thin.kernel) + "." + variant + "." + dtype);
   // Columns per workgroup: gemm_rows.comp's r16 and gemm_small_k.comp take
-  // 16 bytes of them an invocation, r16k one, r16k2 two.
-  int64_t own = rows || short_k ? vector : variant.starts_with("r16k2") ? 2 : 1;
+  // 16 bytes of them an invocation, r16k one, r16k2 two, r16k4 four.
+  int64_t own = rows || short_k                ? vector
+                : variant.starts_with("r16k2") ? 2
+                : variant.starts_with("r16k4") ? 4
+                                               : 1;
   int64_t columns = static_cast<int64_t>(kernel.workgroup_size) * own;
   int64_t blocks = batches * (dot ? (M + kDotRows - 1) / kDotRows : (N + columns - 1) / columns) *
                    (short_k ? (M + kShortKRows - 1) / kShortKRows : 1);
