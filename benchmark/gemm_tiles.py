@@ -4,9 +4,7 @@ Each configuration runs in its own process with TORCHVULKAN_GEMM_TILE set
 (csrc/aten/ops/matmul/gemm.cpp lists them; a configuration applies to the
 products of its tier: t64/t128/t128x64 to the portable tier, s128/s256,
 v128/v256 and VK_NV_cooperative_matrix2's c128/c256 to float16 and
-bfloat16 on tensor cores, dot, rows, rows_k, small_k (and the prefetching
-rows_p, rows_k_p, the two- and four-column rows_k2, rows_k2_p,
-rows_k4_p) to the tile-less kernels' products (gemm.cpp's
+bfloat16 on tensor cores, dot, rows, rows_k, small_k to the tile-less kernels' products (gemm.cpp's
 thin_kernel; forcing a tile keeps them out, forcing one of these leaves the
 others' products to the tiles); "default" sets
 nothing, so gemm.cpp picks), cuda
@@ -100,8 +98,7 @@ def registers(tile, dtype_name):
     if tile == "dot":
         names = [f"gemm_dot.gemm.{short}"]
     elif tile.startswith("rows"):
-        variant = {"rows": "r16", "rows_k": "r16k", "rows_p": "r16p", "rows_k_p": "r16kp", "rows_k2": "r16k2",
-                   "rows_k2_p": "r16k2p", "rows_k4_p": "r16k4p"}[tile]
+        variant = {"rows": "r16", "rows_k": "r16k", "rows_k16": "r16k16", "rows_k32": "r16k32"}[tile]
         names = [f"gemm_rows.{variant}.{short}"]
     elif tile == "small_k":
         names = [f"gemm_small_k.k16.{short}"]

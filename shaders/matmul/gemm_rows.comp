@@ -45,16 +45,22 @@ layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer Ra
 #include "matmul/float_epilogue.glsl"
 
 const int CW = VEC;  // values of X in 16 bytes
+const int KB = LOADS;  // vectors of B loaded at once
 #if B_KMAJOR
-const int OWN = KOWN;    // columns per invocation
-const int KB = 8 / OWN;  // vectors of each column loaded at once
-#define ACC(r, c) acc[c][r]
+const int OWN = 1;  // columns per invocation
+#define ACC(r, c) acc[r]
 #else
-const int KB = 8;  // vectors of B loaded at once
 const int OWN = CW;
 #define ACC(r, c) acc[r][(c) / 4][(c) % 4]
 #endif
-shared vec4 a_tile[WORKGROUP][ROWS / 4];
+// A's values staged per barrier: WORKGROUP, or a group's KB vectors of K
+// where those are more (r16k with LOADS 16 or 32).
+#if B_KMAJOR
+const int BLOCK = KB * CW > WORKGROUP ? KB * CW : WORKGROUP;
+#else
+const int BLOCK = WORKGROUP;
+#endif
+shared vec4 a_tile[BLOCK][ROWS / 4];
 
 // Element e of a 16-byte vector of B's raw bits.
 float element(uvec4 w, int e) {
@@ -76,7 +82,6 @@ void main() {
   int t = int(gl_LocalInvocationID.x), rows = int(M);
   int64_t n0 = (block * WORKGROUP + t) * OWN;
   bool mine = n0 < N;  // N-major: N is a multiple of CW (the host checks)
-  uint64_t b_col = uint64_t(p.v[13]) * X_BYTES;
   // The split's end as start + chunk (gemm_dot.comp says why).
   int64_t k_begin = split * chunk, k_end = min(K, k_begin + chunk);
   uint64_t a = uint64_t(p.v[0]) + uint64_t(batch * p.v[8]) * X_BYTES;
@@ -84,94 +89,70 @@ void main() {
   uint64_t b_row = uint64_t(p.v[12]) * X_BYTES;
 
 #if B_KMAJOR
-  float acc[OWN][ROWS];
-  [[unroll]] for (int c = 0; c < OWN; ++c)[[unroll]] for (int r = 0; r < ROWS; ++r) acc[c][r] = 0.0;
+  float acc[ROWS];
+  [[unroll]] for (int r = 0; r < ROWS; ++r) acc[r] = 0.0;
 #else
   vec4 acc[ROWS][CW / 4];
   [[unroll]] for (int r = 0; r < ROWS; ++r)[[unroll]] for (int c = 0; c < CW / 4; ++c) acc[r][c] = vec4(0.0);
 #endif
-  // B is read in groups of KB vectors (GROUP values of K); with PREFETCH
-  // (the r16p and r16kp variants) group g + 1's loads are issued before
-  // group g is multiplied, so that an invocation does not wait out a memory
-  // latency per group. A's block of WORKGROUP values of K is staged when a
-  // group starts it (GROUP divides WORKGROUP).
-#if B_KMAJOR
-  const int STEP = CW;  // values of K between a group's vectors
-#else
-  const int STEP = 1;
-#endif
-  const int GROUP = KB * STEP;
-  int64_t span = k_end - k_begin;
-  int groups = int((span + GROUP - 1) / GROUP);
-  // Vector i of the group's column c (B_KMAJOR: OWN columns) is DST[c * KB + i].
-#define LOAD_GROUP(DST, G) \
-  [[unroll]] for (int c = 0; c < (B_KMAJOR == 1 ? OWN : 1); ++c) \
-    [[unroll]] for (int i = 0; i < KB; ++i) { \
-      int64_t kr = int64_t(G) * GROUP + i * STEP; \
-      DST[c * KB + i] = n0 + c < N && kr < span ? Raw16(b + uint64_t(c) * b_col + uint64_t(kr) * b_row).v : uvec4(0u); \
-    }
-#if B_KMAJOR
-  const int LOADED = KB * OWN;
-#else
-  const int LOADED = KB;
-#endif
-#if PREFETCH
-  uvec4 raw[LOADED];  // the next group's vectors
-  LOAD_GROUP(raw, 0)
-#endif
-  for (int g = 0; g < groups; ++g) {
-    int kk = int(int64_t(g) * GROUP % WORKGROUP);  // the group's first value in the staged block
-    if (kk == 0) {
-      // Invocation t stages A[:, k] for the block's k = k0 + t.
-      barrier();
-      int64_t k = k_begin + int64_t(g) * GROUP + t;
+  for (int64_t k0 = k_begin; k0 < k_end; k0 += BLOCK) {
+    // Invocation t stages A[:, k0 + t + WORKGROUP j].
+    barrier();
+    [[unroll]] for (int j = 0; j < BLOCK / WORKGROUP; ++j) {
+      int64_t k = k0 + t + WORKGROUP * j;
       [[unroll]] for (int q = 0; q < ROWS / 4; ++q) {
         vec4 column = vec4(0.0);
         [[unroll]] for (int i = 0; i < 4; ++i) {
           int r = 4 * q + i;
           if (r < rows && k < k_end) column[i] = X_load(a + uint64_t(r * p.v[9] + k * p.v[10]) * X_BYTES);
         }
-        a_tile[t][q] = column;
+        a_tile[t + WORKGROUP * j][q] = column;
       }
-      barrier();
     }
-#if PREFETCH
-    uvec4 cur[LOADED] = raw;
-    if (g + 1 < groups) {
-      LOAD_GROUP(raw, g + 1)
-    }
-#else
-    uvec4 cur[LOADED];
-    LOAD_GROUP(cur, g)
-#endif
-    // Values past the split's end read zeros from both operands.
-    [[unroll]] for (int i = 0; i < KB; ++i) {
+    barrier();
+    int depth = int(min(int64_t(BLOCK), k_end - k0));
 #if B_KMAJOR
-      [[unroll]] for (int e = 0; e < CW; ++e) {
-        float bv[OWN];
-        [[unroll]] for (int c = 0; c < OWN; ++c) bv[c] = element(cur[c * KB + i], e);
-        [[unroll]] for (int q = 0; q < ROWS / 4; ++q) {
-          if (4 * q < rows) {
-            vec4 av = a_tile[kk + i * CW + e][q];
-            [[unroll]] for (int j = 0; j < 4; ++j)
-              [[unroll]] for (int c = 0; c < OWN; ++c) acc[c][4 * q + j] += av[j] * bv[c];
+    // depth is a multiple of CW (K and chunk are), and A's values past it
+    // were staged as zeros.
+    for (int kk = 0; kk < depth; kk += KB * CW) {
+      uvec4 raw[KB];
+      [[unroll]] for (int i = 0; i < KB; ++i) {
+        raw[i] = mine && kk + i * CW < depth ? Raw16(b + uint64_t(kk + i * CW) * X_BYTES).v : uvec4(0u);
+      }
+      [[unroll]] for (int i = 0; i < KB; ++i) {
+        [[unroll]] for (int e = 0; e < CW; ++e) {
+          float bv = element(raw[i], e);
+          [[unroll]] for (int q = 0; q < ROWS / 4; ++q) {
+            if (4 * q < rows) {
+              vec4 av = a_tile[kk + i * CW + e][q];
+              [[unroll]] for (int j = 0; j < 4; ++j) acc[4 * q + j] += av[j] * bv;
+            }
           }
         }
       }
+    }
 #else
-      float bv[CW];
-      [[unroll]] for (int e = 0; e < CW; ++e) bv[e] = element(cur[i], e);
-      // Rows past M add zeros; skipping whole groups of 4 saves their work.
-      [[unroll]] for (int q = 0; q < ROWS / 4; ++q) {
-        if (4 * q < rows) {
-          vec4 av = a_tile[kk + i][q];
-          [[unroll]] for (int j = 0; j < 4; ++j)
-            [[unroll]] for (int c = 0; c < CW / 4; ++c)
-              acc[4 * q + j][c] += av[j] * vec4(bv[4 * c], bv[4 * c + 1], bv[4 * c + 2], bv[4 * c + 3]);
+    for (int kk = 0; kk < depth; kk += KB) {
+      uvec4 raw[KB];
+      [[unroll]] for (int i = 0; i < KB; ++i) {
+        raw[i] = mine && kk + i < depth ? Raw16(b + uint64_t(kk + i) * b_row).v : uvec4(0u);
+      }
+      [[unroll]] for (int i = 0; i < KB; ++i) {
+        float bv[CW];
+        [[unroll]] for (int e = 0; e < CW; ++e) bv[e] = element(raw[i], e);
+        // Rows past M add zeros; skipping whole groups of 4 saves their work.
+        [[unroll]] for (int q = 0; q < ROWS / 4; ++q) {
+          if (4 * q < rows) {
+            vec4 av = a_tile[kk + i][q];
+            [[unroll]] for (int j = 0; j < 4; ++j)
+              [[unroll]] for (int c = 0; c < CW / 4; ++c)
+                acc[4 * q + j][c] += av[j] * vec4(bv[4 * c], bv[4 * c + 1], bv[4 * c + 2], bv[4 * c + 3]);
+          }
         }
       }
-#endif
     }
+#endif
+    b += uint64_t(BLOCK) * b_row;
   }
   if (!mine) return;
 
@@ -181,8 +162,7 @@ void main() {
     if (r >= rows) {
     } else if (p.v[26] != 0) {
       uint64_t at = uint64_t(p.v[26]) + uint64_t(((split * batches + batch) * M + r) * N + n0) * 4u;
-      [[unroll]] for (int c = 0; c < OWN; ++c)
-        if (n0 + c < N) RefF32(at + uint64_t(c) * 4u).v = ACC(r, c);
+      [[unroll]] for (int c = 0; c < OWN; ++c) RefF32(at + uint64_t(c) * 4u).v = ACC(r, c);
 #if !B_KMAJOR
     } else if (vector_store) {
       float v[VEC];
@@ -190,8 +170,7 @@ void main() {
       X_storev(uint64_t(p.v[2]) + uint64_t(batch * p.v[14] + r * p.v[15] + n0) * X_BYTES, v);
 #endif
     } else {
-      [[unroll]] for (int c = 0; c < OWN; ++c)
-        if (n0 + c < N) store_sum(p, ACC(r, c), batch, r, n0 + c);
+      [[unroll]] for (int c = 0; c < OWN; ++c) store_sum(p, ACC(r, c), batch, r, n0 + c);
     }
   }
 }

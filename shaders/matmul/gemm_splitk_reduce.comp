@@ -1,7 +1,6 @@
 // The second step of a split-K product (gemm_coop.comp, gemm_tiled.comp): C =
 // act(alpha * (sum of the splits' float32 partial products) + beta * bias),
-// one invocation per element of C, any output strides. Same parameter block
-// as the products.
+// any output strides. Same parameter block as the products, and word 27.
 
 #extension GL_EXT_control_flow_attributes : require
 
@@ -18,17 +17,44 @@ layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer Par
 // Splits summed per round, into as many independent sums: with one sum the
 // loop waited out each load before issuing the next (H200, the MNIST
 // benchmark's g @ W at h = 65536: 37 splits of a 128 x 784 output, 15 MB,
-// took 17.7 us by GPU timestamps, 0.85 TB/s). The tile-less kernels split
-// small outputs up to 512 ways (a @ W2^T: 1,280 sums), where each round
-// costs a memory latency: 32 loads a round, the last one's masked (a @ W2^T
-// on the H100 read the same with 8, 6.66 TFLOP/s: not its limit).
+// took 17.7 us by GPU timestamps, 0.85 TB/s).
 const int ROUND = 32;
+
+// LANES (word 27, a power of two dividing WORKGROUP) invocations share each
+// sum, taking every LANES-th split, and add their parts through shared
+// memory. The tile-less kernels split small outputs up to 512 ways: a @ W2^T
+// of the MNIST benchmark (1,280 sums of 512 splits) took 30.8 us with one
+// invocation a sum (H100, kernel_times.py), 16 rounds of memory latency.
+shared float parts[WORKGROUP];
 
 void main() {
   Params p = Params(args.meta);
   int64_t M = p.v[4], N = p.v[5], batches = p.v[7], splits = p.v[24];
-  int64_t i = int64_t(global_index()), total = batches * M * N;
-  if (i >= total) return;
+  int lanes = int(p.v[27]);
+  int64_t g = int64_t(global_index()), i = g >> findLSB(uint(lanes)), total = batches * M * N;
+  int lane = int(g & (lanes - 1)), t = int(gl_LocalInvocationID.x);
+  bool live = i < total;  // no early return: the barrier below is the workgroup's
+  float sum = 0.0;
+  if (live) {
+    uint64_t apart = uint64_t(total) * 4u, at = uint64_t(p.v[26]) + uint64_t(i) * 4u + uint64_t(lane) * apart;
+    float part[ROUND];
+    [[unroll]] for (int r = 0; r < ROUND; ++r) part[r] = 0.0;
+    for (int64_t s = lane; s < splits; s += ROUND * lanes) {
+      [[unroll]] for (int r = 0; r < ROUND; ++r) {
+        if (s + r * lanes < splits) part[r] += RefF32(at + uint64_t(r * lanes) * apart).v;
+      }
+      at += uint64_t(ROUND * lanes) * apart;
+    }
+    [[unroll]] for (int r = 0; r < ROUND; ++r) sum += part[r];
+  }
+  if (lanes > 1) {
+    parts[t] = sum;
+    barrier();
+    if (lane == 0) {
+      for (int l = 1; l < lanes; ++l) sum += parts[t + l];
+    }
+  }
+  if (!live || lane != 0) return;
   // 32-bit division where the output allows it (int64 division is emulated).
   int64_t n, m, batch;
   if (total <= 0x7FFFFFFF) {
@@ -41,16 +67,5 @@ void main() {
     m = (i / N) % M;
     batch = i / (M * N);
   }
-  uint64_t at = uint64_t(p.v[26]) + uint64_t(i) * 4u, apart = uint64_t(total) * 4u;
-  float part[ROUND];
-  [[unroll]] for (int r = 0; r < ROUND; ++r) part[r] = 0.0;
-  for (int64_t s = 0; s < splits; s += ROUND) {
-    [[unroll]] for (int r = 0; r < ROUND; ++r) {
-      if (s + r < splits) part[r] += RefF32(at + uint64_t(r) * apart).v;
-    }
-    at += uint64_t(ROUND) * apart;
-  }
-  float sum = 0.0;
-  [[unroll]] for (int r = 0; r < ROUND; ++r) sum += part[r];
   store_sum(p, sum, batch, m, n);
 }

@@ -57,17 +57,13 @@ constexpr Tile kTiles[] = {{"t64", false, false, 64, 64, 16, "gemm_tiled"},
                            {"rows", false, false, 0, 0, 0, "gemm_rows"},
                            {"rows_k", false, false, 0, 0, 0, "gemm_rows"},
                            {"small_k", false, false, 0, 0, 0, "gemm_small_k"},
-                           {"rows_p", false, false, 0, 0, 0, "gemm_rows"},
-                           {"rows_k_p", false, false, 0, 0, 0, "gemm_rows"},
-                           {"rows_k2", false, false, 0, 0, 0, "gemm_rows"},
-                           {"rows_k2_p", false, false, 0, 0, 0, "gemm_rows"},
-                           {"rows_k4_p", false, false, 0, 0, 0, "gemm_rows"},
+                           {"rows_k16", false, false, 0, 0, 0, "gemm_rows"},
+                           {"rows_k32", false, false, 0, 0, 0, "gemm_rows"},
                            {"t128wv", false, true, 128, 128, 8, "gemm_tiled"}};
 constexpr const Tile &kT64 = kTiles[0], &kT128 = kTiles[1], &kS128 = kTiles[2], &kS256 = kTiles[3],
                      &kV128 = kTiles[6], &kV256 = kTiles[7], &kT128W = kTiles[9],
                      &kDot = kTiles[10], &kRows = kTiles[11], &kRowsK = kTiles[12],
-                     &kSmallK = kTiles[13], &kRowsP = kTiles[14], &kRowsKP = kTiles[15],
-                     &kRowsK2 = kTiles[16], &kRowsK2P = kTiles[17], &kRowsK4P = kTiles[18];
+                     &kSmallK = kTiles[13], &kRowsK16 = kTiles[14], &kRowsK32 = kTiles[15];
 // The larger tiles of a tier are used once the output has this many of
 // them and K is at least the tier's minimum below (H200, float16 8192^3: s256
 // 205 against s128's 191 TFLOP/s, 4096^3 with 512 tiles: 187 against 169;
@@ -194,31 +190,17 @@ bool vector_loadable(const at::Tensor& t, int64_t batch_stride, int64_t rows, in
 //   against 2.51 in float32 (cuBLAS 8.78).
 constexpr int64_t kThin = 16, kDotRows = 4, kShortK = 16;
 constexpr int64_t kShortKRows = 32;  // gemm_small_k.comp's rows per workgroup (ROWS)
-// gemm_rows.comp's r16p and r16kp (TORCHVULKAN_GEMM_TILE=rows_p, rows_k_p)
-// issue each group of B's loads before the previous group is multiplied,
-// so that an invocation keeps loads in flight instead of waiting out a
-// memory latency per group of 8 (a @ W2^T on r16k read a at 0.65 TB/s);
-// they stand in for r16 and r16k only when forced, until measured.
-// r16k2 and r16k2p (rows_k2, rows_k2_p) take two columns an invocation, r16k4p
-// (rows_k4_p) four, so that each of A's values read from shared memory serves
-// as many.
-const char* rows_variant(bool k_major) {
-  const Tile* forced = forced_tile();
-  if (!k_major) return forced == &kRowsP ? "r16p" : "r16";
-  return forced == &kRowsKP    ? "r16kp"
-         : forced == &kRowsK2  ? "r16k2"
-         : forced == &kRowsK2P ? "r16k2p"
-         : forced == &kRowsK4P ? "r16k4p"
-                               : "r16k";
-}
-
+// gemm_rows.comp's forms that lost on the H100 (2026-12-06, float16
+// TFLOP/s, gemm_tiles.py; docs/measurements.md): issuing each group of B's
+// loads before multiplying the previous group (a @ W2^T 6.25 against r16k's
+// 6.36), two or four columns an invocation (5.78 and, prefetching, 3.86;
+// float32 4.19 and 3.46 against 4.68).
+// r16k16 and r16k32 (rows_k16, rows_k32) keep 16 and 32 of a column's
+// vectors in flight instead of 8; forced only until measured.
 bool thin_allowed(const Tile& kernel) {
   const Tile* forced = forced_tile();
   if (!forced) return &kernel != &kDot;
-  return forced == &kernel || (forced == &kRowsP && &kernel == &kRows) ||
-         ((forced == &kRowsKP || forced == &kRowsK2 || forced == &kRowsK2P ||
-           forced == &kRowsK4P) &&
-          &kernel == &kRowsK);
+  return forced == &kernel || ((forced == &kRowsK16 || forced == &kRowsK32) && &kernel == &kRowsK);
 }
 
 // (batch, row, col) strides of a 2-D or 3-D tensor; a 2-D one repeats per batch.
@@ -297,6 +279,14 @@ std::pair<at::Tensor, at::Tensor> bf16_operands(const at::Tensor& a, const at::T
   return {split_thirds(a, -1, true), split_thirds(b, -2, false)};
 }
 
+// gemm_splitk_reduce.comp's invocations per sum (parameter word 27): enough
+// for about 64K invocations in all, each taking at least 8 splits.
+int64_t reduce_lanes(int64_t sums, int64_t splits) {
+  int64_t lanes = 1;
+  while (lanes < 64 && sums * lanes < 65536 && splits >= lanes * 16) lanes *= 2;
+  return lanes;
+}
+
 // A tile-less kernel's launch (thin_kernel): gemm_dot.comp in blocks of
 // kDotRows rows, about 2048 workgroups, gemm_rows.comp in blocks of its
 // workgroup's columns, about 1024, each times splits of K of at least 1024
@@ -318,16 +308,17 @@ void launch_thin(rt::Device& dev, const Tile& thin, std::vector<int64_t>& meta, 
                      vector_loadable(b, sb[0], N, K, sb[2], sb[1], vector);
   count_tier(thin.name);
   std::string dtype = dtype_name(out.scalar_type());
-  std::string variant = dot ? "gemm" : short_k ? "k16" : rows_variant(!rows);
-  const rt::Kernel& kernel =
-      dev.pipelines().get(std::string(thin.kernel) + "." + variant + "." + dtype);
+  const Tile* forced = forced_tile();
+  const char* variant = dot                   ? ".gemm."
+                        : rows                ? ".r16."
+                        : short_k             ? ".k16."
+                        : forced == &kRowsK16 ? ".r16k16."
+                        : forced == &kRowsK32 ? ".r16k32."
+                                              : ".r16k.";
+  const rt::Kernel& kernel = dev.pipelines().get(std::string(thin.kernel) + variant + dtype);
   // Columns per workgroup: gemm_rows.comp's r16 and gemm_small_k.comp take
-  // 16 bytes of them an invocation, r16k one, r16k2 two, r16k4 four.
-  int64_t own = rows || short_k                ? vector
-                : variant.starts_with("r16k2") ? 2
-                : variant.starts_with("r16k4") ? 4
-                                               : 1;
-  int64_t columns = static_cast<int64_t>(kernel.workgroup_size) * own;
+  // 16 bytes of them an invocation, r16k one.
+  int64_t columns = static_cast<int64_t>(kernel.workgroup_size) * (rows || short_k ? vector : 1);
   int64_t blocks = batches * (dot ? (M + kDotRows - 1) / kDotRows : (N + columns - 1) / columns) *
                    (short_k ? (M + kShortKRows - 1) / kShortKRows : 1);
   int64_t target = dot ? 2048 : 1024, min_split = dot ? 1024 : 256;
@@ -341,7 +332,8 @@ void launch_thin(rt::Device& dev, const Tile& thin, std::vector<int64_t>& meta, 
                  : at::Tensor();
   int64_t flags =
       dot ? (dot_vectors ? 3 : 0) : ((rows || short_k) && splits == 1 && out_vectors ? 4 : 0);
-  meta.insert(meta.end(), {flags, splits, chunk, int64_t(address_of(workspace))});
+  int64_t lanes = reduce_lanes(batches * M * N, splits);
+  meta.insert(meta.end(), {flags, splits, chunk, int64_t(address_of(workspace)), lanes});
   uint64_t args = 0;  // the kernels' only push constant: the parameter block's address
   auto dispatch = [&](const rt::Kernel& kernel, uint64_t invocations,
                       std::span<const rt::Access> touched) {
@@ -356,7 +348,7 @@ void launch_thin(rt::Device& dev, const Tile& thin, std::vector<int64_t>& meta, 
   std::vector<rt::Access> second = {span_of(workspace, false), span_of(out, true)};
   if (bias.defined()) second.push_back(span_of(bias, false));
   dispatch(dev.pipelines().get("gemm_splitk_reduce.gemm." + dtype),
-           static_cast<uint64_t>(batches * M * N), second);
+           static_cast<uint64_t>(batches * M * N * lanes), second);
 }
 
 // out = act(alpha * a @ b + beta * bias) from a of type `inputs`: out's own,
@@ -483,6 +475,8 @@ void launch_gemm(const at::Tensor& a, const at::Tensor& b, const at::Tensor& out
   meta.push_back(splits);
   meta.push_back(chunk);
   meta.push_back(through_workspace ? int64_t(address_of(workspace)) : 0);
+  int64_t lanes = reduce_lanes(batches * M * N, splits);
+  meta.push_back(lanes);
   if (!through_workspace) {
     launch(kernel, static_cast<uint64_t>(tiles) * kernel.workgroup_size, accesses);
     return;
@@ -494,7 +488,7 @@ void launch_gemm(const at::Tensor& a, const at::Tensor& b, const at::Tensor& out
   std::vector<rt::Access> second = {partial_read, span_of(out, true)};
   if (bias.defined()) second.push_back(span_of(bias, false));
   launch(dev.pipelines().get(std::string("gemm_splitk_reduce.gemm.") + dtype_name(type)),
-         static_cast<uint64_t>(batches * M * N), second);
+         static_cast<uint64_t>(batches * M * N * lanes), second);
 }
 
 }  // namespace

@@ -208,8 +208,7 @@ def test_forced_dot():
 @pytest.mark.parametrize("dtype", [torch.float32, torch.float16, torch.bfloat16])
 def test_rows_products(dtype, no_fallback):
     tol = dict(rtol=2e-2, atol=1e-1) if dtype != torch.float32 else dict(rtol=1e-4, atol=1e-4)
-    variant = "r16p" if os.environ.get("TORCHVULKAN_GEMM_TILE") == "rows_p" else "r16"
-    name = f"gemm_rows.{variant}.{ {torch.float32: 'f32', torch.float16: 'f16', torch.bfloat16: 'bf16'}[dtype]}"
+    name = f"gemm_rows.r16.{ {torch.float32: 'f32', torch.float16: 'f16', torch.bfloat16: 'bf16'}[dtype]}"
     for batches, m, k, n, ta in [(1, 10, 200, 1024, False), (2, 16, 3000, 48, False), (1, 1, 70, 8, False),
                                  (1, 10, 300, 520, True), (3, 7, 65, 16, True)]:
         a = torch.randn(batches, *((k, m) if ta else (m, k)), dtype=dtype)
@@ -235,8 +234,7 @@ def test_rows_products(dtype, no_fallback):
 @pytest.mark.parametrize("dtype", [torch.float32, torch.float16, torch.bfloat16])
 def test_rows_k_products(dtype, no_fallback):
     tol = dict(rtol=2e-2, atol=1e-1) if dtype != torch.float32 else dict(rtol=1e-4, atol=1e-4)
-    forced = os.environ.get("TORCHVULKAN_GEMM_TILE")
-    variant = {"rows_k_p": "r16kp", "rows_k2": "r16k2", "rows_k2_p": "r16k2p", "rows_k4_p": "r16k4p"}.get(forced, "r16k")
+    variant = {"rows_k16": "r16k16", "rows_k32": "r16k32"}.get(os.environ.get("TORCHVULKAN_GEMM_TILE"), "r16k")
     name = f"gemm_rows.{variant}.{ {torch.float32: 'f32', torch.float16: 'f16', torch.bfloat16: 'bf16'}[dtype]}"
     # The last: 78 splits, more than gemm_splitk_reduce.comp's round of 32.
     for batches, m, k, n in [(1, 10, 200, 130), (2, 16, 3000, 48), (1, 1, 72, 8), (3, 7, 4096, 5),
@@ -253,14 +251,11 @@ def test_rows_k_products(dtype, no_fallback):
     _check_epilogue(dtype, tol, w_stored_transposed=True)
 
 
-# The forms taken only when forced: prefetching (r16p, r16kp), two columns an
-# invocation (r16k2), both (r16k2p) and four columns (r16k4p): the same
-# checks in a child process.
-# (The ids must not contain the child's selection, or the child would select
-# this test again.)
-@pytest.mark.parametrize("tile", ["rows_p", "rows_k_p", "rows_k2", "rows_k2_p", "rows_k4_p"])
-def test_forced_rows_variants(tile):
-    pytest_with_tile(__file__, tile, "test_rows_products" if tile == "rows_p" else "test_rows_k_products")
+# r16k with more of a column's vectors in flight (r16k16, r16k32), taken only
+# when forced: the same checks in a child process.
+@pytest.mark.parametrize("tile", ["rows_k16", "rows_k32"])
+def test_forced_rows_k_loads(tile):
+    pytest_with_tile(__file__, tile, "test_rows_k_products")
 
 
 # gemm_small_k.comp (at most 16 values of K, B contiguous along N in 16-byte
