@@ -98,7 +98,7 @@ def registers(tile, dtype_name):
     if tile == "dot":
         names = [f"gemm_dot.gemm.{short}"]
     elif tile.startswith("rows"):
-        variant = {"rows": "r16", "rows_k": "r16k", "rows_k16": "r16k16", "rows_k32": "r16k32"}[tile]
+        variant = {"rows": "r16", "rows_k": "r16k"}[tile]
         names = [f"gemm_rows.{variant}.{short}"]
     elif tile == "small_k":
         names = [f"gemm_small_k.k16.{short}"]

@@ -24,7 +24,13 @@
 // partial sums added across the team through shared memory, 256
 // invocations a workgroup) lost to this on every product it served (H100,
 // 2026-12-06, float16: a @ W2^T 3.41 against 6.52 TFLOP/s, linear 16 x 4096
-// -> 14336 7.16 against 11.8).
+// -> 14336 7.16 against 11.8). So did, on a @ W2^T against r16k's 6.36 (H100,
+// 2026-12-06, float16): issuing each group's loads before multiplying the
+// previous one (6.25), two or four columns an invocation (5.78; 3.86
+// prefetching), and 16 or 32 vectors of a column in flight (5.45, 2.82).
+// Keep the nested loops below: one flattened loop over groups, staging A
+// when a group starts a block, ran g2^T @ a (r16) at 1.46 TFLOP/s against
+// 9.8.
 //
 // Split-K as in gemm_tiled.comp: group g takes split g % splits (`chunk`
 // values of K), and with more than one split writes float32 sums to the
@@ -45,7 +51,7 @@ layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer Ra
 #include "matmul/float_epilogue.glsl"
 
 const int CW = VEC;  // values of X in 16 bytes
-const int KB = LOADS;  // vectors of B loaded at once
+const int KB = 8;    // vectors of B loaded at once
 #if B_KMAJOR
 const int OWN = 1;  // columns per invocation
 #define ACC(r, c) acc[r]
@@ -53,14 +59,7 @@ const int OWN = 1;  // columns per invocation
 const int OWN = CW;
 #define ACC(r, c) acc[r][(c) / 4][(c) % 4]
 #endif
-// A's values staged per barrier: WORKGROUP, or a group's KB vectors of K
-// where those are more (r16k with LOADS 16 or 32).
-#if B_KMAJOR
-const int BLOCK = KB * CW > WORKGROUP ? KB * CW : WORKGROUP;
-#else
-const int BLOCK = WORKGROUP;
-#endif
-shared vec4 a_tile[BLOCK][ROWS / 4];
+shared vec4 a_tile[WORKGROUP][ROWS / 4];
 
 // Element e of a 16-byte vector of B's raw bits.
 float element(uvec4 w, int e) {
@@ -95,22 +94,20 @@ void main() {
   vec4 acc[ROWS][CW / 4];
   [[unroll]] for (int r = 0; r < ROWS; ++r)[[unroll]] for (int c = 0; c < CW / 4; ++c) acc[r][c] = vec4(0.0);
 #endif
-  for (int64_t k0 = k_begin; k0 < k_end; k0 += BLOCK) {
-    // Invocation t stages A[:, k0 + t + WORKGROUP j].
+  for (int64_t k0 = k_begin; k0 < k_end; k0 += WORKGROUP) {
+    // Invocation t stages A[:, k0 + t].
     barrier();
-    [[unroll]] for (int j = 0; j < BLOCK / WORKGROUP; ++j) {
-      int64_t k = k0 + t + WORKGROUP * j;
-      [[unroll]] for (int q = 0; q < ROWS / 4; ++q) {
-        vec4 column = vec4(0.0);
-        [[unroll]] for (int i = 0; i < 4; ++i) {
-          int r = 4 * q + i;
-          if (r < rows && k < k_end) column[i] = X_load(a + uint64_t(r * p.v[9] + k * p.v[10]) * X_BYTES);
-        }
-        a_tile[t + WORKGROUP * j][q] = column;
+    int64_t k = k0 + t;
+    [[unroll]] for (int q = 0; q < ROWS / 4; ++q) {
+      vec4 column = vec4(0.0);
+      [[unroll]] for (int i = 0; i < 4; ++i) {
+        int r = 4 * q + i;
+        if (r < rows && k < k_end) column[i] = X_load(a + uint64_t(r * p.v[9] + k * p.v[10]) * X_BYTES);
       }
+      a_tile[t][q] = column;
     }
     barrier();
-    int depth = int(min(int64_t(BLOCK), k_end - k0));
+    int depth = int(min(int64_t(WORKGROUP), k_end - k0));
 #if B_KMAJOR
     // depth is a multiple of CW (K and chunk are), and A's values past it
     // were staged as zeros.
@@ -152,7 +149,7 @@ void main() {
       }
     }
 #endif
-    b += uint64_t(BLOCK) * b_row;
+    b += uint64_t(WORKGROUP) * b_row;
   }
   if (!mine) return;
 

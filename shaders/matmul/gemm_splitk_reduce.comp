@@ -24,7 +24,8 @@ const int ROUND = 32;
 // sum, taking every LANES-th split, and add their parts through shared
 // memory. The tile-less kernels split small outputs up to 512 ways: a @ W2^T
 // of the MNIST benchmark (1,280 sums of 512 splits) took 30.8 us with one
-// invocation a sum (H100, kernel_times.py), 16 rounds of memory latency.
+// invocation a sum (H100, kernel_times.py), 16 rounds of memory latency;
+// 16.6 us with 64 invocations a sum.
 shared float parts[WORKGROUP];
 
 void main() {

@@ -57,13 +57,11 @@ constexpr Tile kTiles[] = {{"t64", false, false, 64, 64, 16, "gemm_tiled"},
                            {"rows", false, false, 0, 0, 0, "gemm_rows"},
                            {"rows_k", false, false, 0, 0, 0, "gemm_rows"},
                            {"small_k", false, false, 0, 0, 0, "gemm_small_k"},
-                           {"rows_k16", false, false, 0, 0, 0, "gemm_rows"},
-                           {"rows_k32", false, false, 0, 0, 0, "gemm_rows"},
                            {"t128wv", false, true, 128, 128, 8, "gemm_tiled"}};
 constexpr const Tile &kT64 = kTiles[0], &kT128 = kTiles[1], &kS128 = kTiles[2], &kS256 = kTiles[3],
                      &kV128 = kTiles[6], &kV256 = kTiles[7], &kT128W = kTiles[9],
                      &kDot = kTiles[10], &kRows = kTiles[11], &kRowsK = kTiles[12],
-                     &kSmallK = kTiles[13], &kRowsK16 = kTiles[14], &kRowsK32 = kTiles[15];
+                     &kSmallK = kTiles[13], &kT128WV = kTiles[14];
 // The larger tiles of a tier are used once the output has this many of
 // them and K is at least the tier's minimum below (H200, float16 8192^3: s256
 // 205 against s128's 191 TFLOP/s, 4096^3 with 512 tiles: 187 against 169;
@@ -79,7 +77,10 @@ constexpr const Tile &kT64 = kTiles[0], &kT128 = kTiles[1], &kS128 = kTiles[2], 
 // tile is t128w (128 invocations of 8x16 blocks, 244 registers): on the
 // H100 (2026-12-06) 33.2 against t128's 32.1 TFLOP/s at 4096^3, 35.3
 // against 34.4 at 8192^3, 34.6 against 33.2 with B transposed (cuBLAS
-// 51.7, 51.0, 49.3); the other dtypes keep t128 (not measured).
+// 51.7, 51.0, 49.3); the other dtypes keep t128 (not measured). Where
+// both operands are vector-loadable it is t128wv, the same without the
+// value-by-value load path: 34.3 against t128w's 32.9 at 4096^3 (cuBLAS
+// 51.0; H100, 2026-12-06, 242 registers).
 //
 // gemm_coop2.comp's c128/c256 are taken only when forced: on the H200
 // (float16, gemm_tiles.py) c256 ran 144 / 155 TFLOP/s at 4096^3 / 8192^3
@@ -119,7 +120,7 @@ const Tile& pick_tile(bool coop, bool coop2, bool vectors, bool float32, int64_t
   const Tile &small = !coop     ? kT64
                       : vectors ? kV128
                                 : kS128,
-             &large = !coop     ? (float32 ? kT128W : kT128)
+             &large = !coop     ? (float32 ? (vectors ? kT128WV : kT128W) : kT128)
                       : vectors ? kV256
                                 : kS256;
   return N > small.n && tile_count(large, batches, M, N) >= kLargeTilesMin &&
@@ -190,17 +191,16 @@ bool vector_loadable(const at::Tensor& t, int64_t batch_stride, int64_t rows, in
 //   against 2.51 in float32 (cuBLAS 8.78).
 constexpr int64_t kThin = 16, kDotRows = 4, kShortK = 16;
 constexpr int64_t kShortKRows = 32;  // gemm_small_k.comp's rows per workgroup (ROWS)
-// gemm_rows.comp's forms that lost on the H100 (2026-12-06, float16
-// TFLOP/s, gemm_tiles.py; docs/measurements.md): issuing each group of B's
-// loads before multiplying the previous group (a @ W2^T 6.25 against r16k's
-// 6.36), two or four columns an invocation (5.78 and, prefetching, 3.86;
-// float32 4.19 and 3.46 against 4.68).
-// r16k16 and r16k32 (rows_k16, rows_k32) keep 16 and 32 of a column's
-// vectors in flight instead of 8; forced only until measured.
+// gemm_rows.comp's forms that lost to r16k on the H100 (2026-12-06,
+// gemm_tiles.py, TFLOP/s on a @ W2^T against r16k's 6.36 in float16, 4.68
+// in float32; docs/measurements.md), removed: issuing each group of B's
+// loads before multiplying the previous group (6.25), two or four columns
+// an invocation (5.78, and prefetching 3.86; float32 4.19 and 3.46), 16 or
+// 32 vectors of a column in flight instead of 8 (5.45, 2.82).
 bool thin_allowed(const Tile& kernel) {
   const Tile* forced = forced_tile();
   if (!forced) return &kernel != &kDot;
-  return forced == &kernel || ((forced == &kRowsK16 || forced == &kRowsK32) && &kernel == &kRowsK);
+  return forced == &kernel;
 }
 
 // (batch, row, col) strides of a 2-D or 3-D tensor; a 2-D one repeats per batch.
@@ -308,13 +308,7 @@ void launch_thin(rt::Device& dev, const Tile& thin, std::vector<int64_t>& meta, 
                      vector_loadable(b, sb[0], N, K, sb[2], sb[1], vector);
   count_tier(thin.name);
   std::string dtype = dtype_name(out.scalar_type());
-  const Tile* forced = forced_tile();
-  const char* variant = dot                   ? ".gemm."
-                        : rows                ? ".r16."
-                        : short_k             ? ".k16."
-                        : forced == &kRowsK16 ? ".r16k16."
-                        : forced == &kRowsK32 ? ".r16k32."
-                                              : ".r16k.";
+  const char* variant = dot ? ".gemm." : rows ? ".r16." : short_k ? ".k16." : ".r16k.";
   const rt::Kernel& kernel = dev.pipelines().get(std::string(thin.kernel) + variant + dtype);
   // Columns per workgroup: gemm_rows.comp's r16 and gemm_small_k.comp take
   // 16 bytes of them an invocation, r16k one.

@@ -133,6 +133,6 @@ def test_errors_match_the_cpu(case, no_fallback):
 
 # The 128-row tiles, taken only for large products (gemm.cpp's pick_tile),
 # forced in a child process (the choice is read once per process).
-@pytest.mark.parametrize("tile", ["t128", "t128w", "t128x64"])
+@pytest.mark.parametrize("tile", ["t128", "t128w", "t128x64", "t128wv"])
 def test_forced_tiles(tile):
     pytest_with_tile(__file__, tile, "test_shapes or test_vector_staging or test_extreme_values")

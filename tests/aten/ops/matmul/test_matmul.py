@@ -118,9 +118,10 @@ def test_vector_staging(dtype, ta, tb, no_fallback):
         torch.testing.assert_close(got, expected)
 
 
-# The same checks on the 128x128 tiles (t128w for float32), which the tier
-# takes only for large outputs with K >= 1024 (gemm.cpp), and on the 128x64
-# and vectors-only (t128wv) candidates, taken only when forced: forced by TORCHVULKAN_GEMM_TILE in a child
+# The same checks on the 128x128 tiles (t128w for float32, t128wv where both
+# operands are vector-loadable), which the tier takes only for large outputs
+# with K >= 1024 (gemm.cpp), and on the 128x64 candidate, taken only when
+# forced: forced by TORCHVULKAN_GEMM_TILE in a child
 # process (the choice is read once per process).
 @pytest.mark.parametrize("tile", ["t128", "t128w", "t128x64", "t128wv"])
 def test_portable_128_tiles(tile):
@@ -234,8 +235,7 @@ def test_rows_products(dtype, no_fallback):
 @pytest.mark.parametrize("dtype", [torch.float32, torch.float16, torch.bfloat16])
 def test_rows_k_products(dtype, no_fallback):
     tol = dict(rtol=2e-2, atol=1e-1) if dtype != torch.float32 else dict(rtol=1e-4, atol=1e-4)
-    variant = {"rows_k16": "r16k16", "rows_k32": "r16k32"}.get(os.environ.get("TORCHVULKAN_GEMM_TILE"), "r16k")
-    name = f"gemm_rows.{variant}.{ {torch.float32: 'f32', torch.float16: 'f16', torch.bfloat16: 'bf16'}[dtype]}"
+    name = f"gemm_rows.r16k.{ {torch.float32: 'f32', torch.float16: 'f16', torch.bfloat16: 'bf16'}[dtype]}"
     # The last: 78 splits, more than gemm_splitk_reduce.comp's round of 32.
     for batches, m, k, n in [(1, 10, 200, 130), (2, 16, 3000, 48), (1, 1, 72, 8), (3, 7, 4096, 5),
                              (1, 12, 1000, 70), (1, 10, 20000, 16)]:
@@ -249,13 +249,6 @@ def test_rows_k_products(dtype, no_fallback):
     assert kernels_of(lambda: dx @ dw.t())[0] == name
     torch.testing.assert_close((dx @ dw.t()).cpu(), (x.double() @ w.double().t()).to(dtype), **tol)
     _check_epilogue(dtype, tol, w_stored_transposed=True)
-
-
-# r16k with more of a column's vectors in flight (r16k16, r16k32), taken only
-# when forced: the same checks in a child process.
-@pytest.mark.parametrize("tile", ["rows_k16", "rows_k32"])
-def test_forced_rows_k_loads(tile):
-    pytest_with_tile(__file__, tile, "test_rows_k_products")
 
 
 # gemm_small_k.comp (at most 16 values of K, B contiguous along N in 16-byte
