@@ -2,15 +2,16 @@
 
 Each configuration runs in its own process with TORCHVULKAN_GEMM_TILE set
 (csrc/aten/ops/matmul/gemm.cpp lists them; a configuration applies to the
-products of its tier: t64/t128/t128x64 to the portable tier, s128/s256,
-v128/v256 and VK_NV_cooperative_matrix2's c128/c256 to float16 and
-bfloat16 on tensor cores, dot, rows, rows_k, small_k to the tile-less kernels' products (gemm.cpp's
-thin_kernel; forcing a tile keeps them out, forcing one of these leaves the
-others' products to the tiles); "default" sets
-nothing, so gemm.cpp picks), cuda
-in another process without torchvulkan. Each case warms the GPU up for two seconds (timing.warm_up: an idle H200 runs at 345 MHz),
-then reports TFLOP/s by GPU timing events, median of 5 runs of 5, repeated
-until two agree (timing.timeit).
+products of its tier: t64/t128/t128w/t128wv/t128x64 to the portable tier,
+s128/s256, v128/v256 and VK_NV_cooperative_matrix2's c128/c256 to float16
+and bfloat16 on tensor cores, dot, rows, rows_k, small_k (and rows12, the
+12-row forms of rows and rows_k) to the tile-less kernels' products
+(gemm.cpp's thin_kernel; forcing a tile keeps them out, forcing one of
+these leaves the others' products to the tiles); "default" sets nothing, so
+gemm.cpp picks), cuda in another process without torchvulkan. Each case
+warms the GPU up for two seconds (timing.warm_up: an idle H200 runs at 345
+MHz), then reports TFLOP/s by GPU timing events, median of 5 runs of 5,
+repeated until two agree (timing.timeit).
 The driver's register count per kernel comes from pipeline statistics.
 
     python benchmark/gemm_tiles.py [--tiles s128,s256,v128,v256] [--dtype float16] [--quick]
@@ -98,8 +99,8 @@ def registers(tile, dtype_name):
     if tile == "dot":
         names = [f"gemm_dot.gemm.{short}"]
     elif tile.startswith("rows"):
-        variant = {"rows": "r16", "rows_k": "r16k"}[tile]
-        names = [f"gemm_rows.{variant}.{short}"]
+        variants = {"rows": ["r16"], "rows_k": ["r16k"], "rows12": ["r12", "r12k"]}[tile]
+        names = [f"gemm_rows.{variant}.{short}" for variant in variants]
     elif tile == "small_k":
         names = [f"gemm_small_k.k16.{short}"]
     elif tile.startswith("t"):

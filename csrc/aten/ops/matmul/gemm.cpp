@@ -57,11 +57,12 @@ constexpr Tile kTiles[] = {{"t64", false, false, 64, 64, 16, "gemm_tiled"},
                            {"rows", false, false, 0, 0, 0, "gemm_rows"},
                            {"rows_k", false, false, 0, 0, 0, "gemm_rows"},
                            {"small_k", false, false, 0, 0, 0, "gemm_small_k"},
-                           {"t128wv", false, true, 128, 128, 8, "gemm_tiled"}};
+                           {"t128wv", false, true, 128, 128, 8, "gemm_tiled"},
+                           {"rows12", false, false, 0, 0, 0, "gemm_rows"}};
 constexpr const Tile &kT64 = kTiles[0], &kT128 = kTiles[1], &kS128 = kTiles[2], &kS256 = kTiles[3],
                      &kV128 = kTiles[6], &kV256 = kTiles[7], &kT128W = kTiles[9],
                      &kDot = kTiles[10], &kRows = kTiles[11], &kRowsK = kTiles[12],
-                     &kSmallK = kTiles[13], &kT128WV = kTiles[14];
+                     &kSmallK = kTiles[13], &kT128WV = kTiles[14], &kRows12 = kTiles[15];
 // The larger tiles of a tier are used once the output has this many of
 // them and K is at least the tier's minimum below (H200, float16 8192^3: s256
 // 205 against s128's 191 TFLOP/s, 4096^3 with 512 tiles: 187 against 169;
@@ -197,10 +198,17 @@ constexpr int64_t kShortKRows = 32;  // gemm_small_k.comp's rows per workgroup (
 // loads before multiplying the previous group (6.25), two or four columns
 // an invocation (5.78, and prefetching 3.86; float32 4.19 and 3.46), 16 or
 // 32 vectors of a column in flight instead of 8 (5.45, 2.82).
+//
+// r12 and r12k (TORCHVULKAN_GEMM_TILE=rows12, for products of at most 12
+// rows; r16 and r16k serve the rest) hold 12 rows instead of 16, 96
+// registers of sums instead of 128: the MNIST benchmark's g2^T @ a (M =
+// 10, K = 128, h = 393216) is 768 workgroups, which the H100's 132 SMs
+// take in 1.16 waves if r16's registers let 5 fit an SM (an estimate: not
+// measured yet). Forced only until measured.
 bool thin_allowed(const Tile& kernel) {
   const Tile* forced = forced_tile();
   if (!forced) return &kernel != &kDot;
-  return forced == &kernel;
+  return forced == &kernel || (forced == &kRows12 && (&kernel == &kRows || &kernel == &kRowsK));
 }
 
 // (batch, row, col) strides of a 2-D or 3-D tensor; a 2-D one repeats per batch.
@@ -308,7 +316,11 @@ void launch_thin(rt::Device& dev, const Tile& thin, std::vector<int64_t>& meta, 
                      vector_loadable(b, sb[0], N, K, sb[2], sb[1], vector);
   count_tier(thin.name);
   std::string dtype = dtype_name(out.scalar_type());
-  const char* variant = dot ? ".gemm." : rows ? ".r16." : short_k ? ".k16." : ".r16k.";
+  bool twelve = forced_tile() == &kRows12 && M <= 12;
+  const char* variant = dot       ? ".gemm."
+                        : short_k ? ".k16."
+                        : rows    ? (twelve ? ".r12." : ".r16.")
+                                  : (twelve ? ".r12k." : ".r16k.");
   const rt::Kernel& kernel = dev.pipelines().get(std::string(thin.kernel) + variant + dtype);
   // Columns per workgroup: gemm_rows.comp's r16 and gemm_small_k.comp take
   // 16 bytes of them an invocation, r16k one.

@@ -201,6 +201,14 @@ def test_forced_dot():
     pytest_with_tile(__file__, "dot", "test_dot_products or test_odd_shapes or test_split_k or gradients")
 
 
+def _rows_kernel(dtype, m, k_major):
+    """The gemm_rows variant a product of m rows takes: r16 or r16k, or r12 or
+    r12k for at most 12 rows under TORCHVULKAN_GEMM_TILE=rows12."""
+    rows = 12 if os.environ.get("TORCHVULKAN_GEMM_TILE") == "rows12" and m <= 12 else 16
+    short = {torch.float32: "f32", torch.float16: "f16", torch.bfloat16: "bf16"}[dtype]
+    return f"gemm_rows.r{rows}{'k' if k_major else ''}.{short}"
+
+
 # gemm_rows.comp (at most 16 rows, B contiguous along N in 16-byte vectors):
 # one split written as vectors, split along K, one row, A transposed (the
 # MNIST benchmark's g2^T @ a), a few columns of a product whose A is
@@ -209,7 +217,6 @@ def test_forced_dot():
 @pytest.mark.parametrize("dtype", [torch.float32, torch.float16, torch.bfloat16])
 def test_rows_products(dtype, no_fallback):
     tol = dict(rtol=2e-2, atol=1e-1) if dtype != torch.float32 else dict(rtol=1e-4, atol=1e-4)
-    name = f"gemm_rows.r16.{ {torch.float32: 'f32', torch.float16: 'f16', torch.bfloat16: 'bf16'}[dtype]}"
     for batches, m, k, n, ta in [(1, 10, 200, 1024, False), (2, 16, 3000, 48, False), (1, 1, 70, 8, False),
                                  (1, 10, 300, 520, True), (3, 7, 65, 16, True)]:
         a = torch.randn(batches, *((k, m) if ta else (m, k)), dtype=dtype)
@@ -217,12 +224,12 @@ def test_rows_products(dtype, no_fallback):
         da, db = a.to("vulkan"), b.to("vulkan")
         da = da.mT if ta else da
         a = a.mT if ta else a
-        assert kernels_of(lambda: torch.bmm(da, db))[0] == name
+        assert kernels_of(lambda: torch.bmm(da, db))[0] == _rows_kernel(dtype, m, False)
         torch.testing.assert_close(torch.bmm(da, db).cpu(), (a.double() @ b.double()).to(dtype), **tol)
     # out [40, 5] = x @ w with x contiguous along M: out^T = w^T x^T has 5 rows.
     x, w = torch.randn(300, 40, dtype=dtype).t(), torch.randn(300, 8, dtype=dtype)[:, :5]
     dx, dw = x.t().contiguous().to("vulkan").t(), w.to("vulkan")
-    assert kernels_of(lambda: dx @ dw) == [name]
+    assert kernels_of(lambda: dx @ dw) == [_rows_kernel(dtype, 5, False)]
     torch.testing.assert_close((dx @ dw).cpu(), (x.double() @ w.double()).to(dtype), **tol)
     _check_epilogue(dtype, tol, w_stored_transposed=False)
 
@@ -235,20 +242,26 @@ def test_rows_products(dtype, no_fallback):
 @pytest.mark.parametrize("dtype", [torch.float32, torch.float16, torch.bfloat16])
 def test_rows_k_products(dtype, no_fallback):
     tol = dict(rtol=2e-2, atol=1e-1) if dtype != torch.float32 else dict(rtol=1e-4, atol=1e-4)
-    name = f"gemm_rows.r16k.{ {torch.float32: 'f32', torch.float16: 'f16', torch.bfloat16: 'bf16'}[dtype]}"
-    # The last: 78 splits, more than gemm_splitk_reduce.comp's round of 32.
+    # The last: 78 splits, each sum shared by 4 invocations of
+    # gemm_splitk_reduce.comp (gemm.cpp's reduce_lanes), 20 splits apiece.
     for batches, m, k, n in [(1, 10, 200, 130), (2, 16, 3000, 48), (1, 1, 72, 8), (3, 7, 4096, 5),
                              (1, 12, 1000, 70), (1, 10, 20000, 16)]:
         a, w = torch.randn(batches, m, k, dtype=dtype), torch.randn(batches, n, k, dtype=dtype)
         da, dw = a.to("vulkan"), w.to("vulkan")
-        assert kernels_of(lambda: torch.bmm(da, dw.mT))[0] == name
+        assert kernels_of(lambda: torch.bmm(da, dw.mT))[0] == _rows_kernel(dtype, m, True)
         torch.testing.assert_close(torch.bmm(da, dw.mT).cpu(), (a.double() @ w.double().mT).to(dtype), **tol)
     # out [40, 10] = x @ w^T, x [40, K]: taken as out^T = w x^T, 10 rows.
     x, w = torch.randn(40, 800, dtype=dtype), torch.randn(10, 800, dtype=dtype)
     dx, dw = x.to("vulkan"), w.to("vulkan")
-    assert kernels_of(lambda: dx @ dw.t())[0] == name
+    assert kernels_of(lambda: dx @ dw.t())[0] == _rows_kernel(dtype, 10, True)
     torch.testing.assert_close((dx @ dw.t()).cpu(), (x.double() @ w.double().t()).to(dtype), **tol)
     _check_epilogue(dtype, tol, w_stored_transposed=True)
+
+
+# r12 and r12k (at most 12 rows), taken only when forced: both tests above
+# in a child process, their 16-row products still on r16 and r16k.
+def test_forced_twelve_rows():
+    pytest_with_tile(__file__, "rows12", "test_rows_products or test_rows_k_products")
 
 
 # gemm_small_k.comp (at most 16 values of K, B contiguous along N in 16-byte
