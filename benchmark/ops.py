@@ -111,6 +111,15 @@ def reduce_cases(size):
         cases += [(f"sum 4096x{cols} dim {dim}", "GB/s", along(torch.sum, dim)),
                   (f"mean 4096x{cols} dim {dim}", "GB/s", along(torch.mean, dim))]
 
+    # The MNIST benchmark's bias gradient at h = 393216 (batch 128, float16):
+    # few rows to reduce, many columns (86 us against cuda's 51 in the
+    # sixteenth session's step profile, H100).
+    def bias_gradient(device):
+        h = 393216 if size >= (1 << 26) else 4096
+        g = filled((128, h), torch.float16, device)
+        return (lambda: g.sum(0)), g.nbytes
+    cases.append(("sum 128xh dim 0 f16, MNIST bias gradient", "GB/s", bias_gradient))
+
     def rows(op):
         def setup(device):
             a = randn(4096, 4096, device=device)
