@@ -12,7 +12,9 @@ gemm.cpp picks), cuda in another process without torchvulkan. Each case
 warms the GPU up for two seconds (timing.warm_up: an idle H200 runs at 345
 MHz), then reports TFLOP/s by GPU timing events, median of 5 runs of 5,
 repeated until two agree (timing.timeit).
-The driver's register count per kernel comes from pipeline statistics.
+Each configuration's kernels (those its cases dispatched) are listed with
+the driver's pipeline statistics: registers, local memory (spills) and
+shared memory per invocation.
 
     python benchmark/gemm_tiles.py [--tiles s128,s256,v128,v256] [--dtype float16] [--quick]
                                    [--match "bmm,g^T@x"] [--json out.json]
@@ -73,45 +75,47 @@ def operands(torch, case, dtype, device):
 
 
 def measure(device, dtype_name, cases):
+    """({case: TFLOP/s}, the names of the vulkan kernels the cases dispatched)."""
     import torch
 
     from timing import timeit
     if device == "vulkan":
-        import torchvulkan  # noqa: F401
+        import torchvulkan
     torch.backends.cuda.matmul.allow_tf32 = False
     dtype = getattr(torch, dtype_name)
-    out = {}
+    out, kernels = {}, set()
     for case in cases:
         name, (m, k, n), _, _, batch = case
         a, b = operands(torch, case, dtype, device)
         _, seconds = timeit(lambda: torch.matmul(a, b), device, reps=5, inner=5)
         out[name] = 2 * m * n * k * batch / seconds / 1e12
+        if device == "vulkan":
+            torchvulkan._C.profile_kernels(True, 0)
+            try:
+                torch.matmul(a, b)
+                torch.vulkan.synchronize()
+            finally:
+                torchvulkan._C.profile_kernels(False, 0)
+            kernels.update(kernel for kernel, _ in torchvulkan._C.kernel_times(0))
         del a, b
-    return out
+    return out, sorted(kernels)
 
 
-def registers(tile, dtype_name):
+def kernel_statistics(names):
+    """{kernel: "registers R, local L B, shared S B"} from the driver's pipeline
+    statistics (NVIDIA reports these; lavapipe nothing: "no statistics").
+    Local memory is what spilled: its value carries 2^36 in its high bits
+    (docs/measurements.md)."""
     import torchvulkan
-    short = {"float16": "f16", "bfloat16": "bf16", "float32": "f32", "float64": "f64"}[dtype_name]
-    if tile == "default":
-        return {}
-    kernel = {"t": "gemm_tiled", "c": "gemm_coop2"}.get(tile[0], "gemm_coop")
-    if tile == "dot":
-        names = [f"gemm_dot.gemm.{short}"]
-    elif tile.startswith("rows"):
-        variants = {"rows": ["r16"], "rows_k": ["r16k"], "rows12": ["r12", "r12k"]}[tile]
-        names = [f"gemm_rows.{variant}.{short}" for variant in variants]
-    elif tile == "small_k":
-        names = [f"gemm_small_k.k16.{short}"]
-    elif tile.startswith("t"):
-        names = [f"{kernel}.{tile}.{short}"]
-    else:
-        names = [f"{kernel}.{tile}_{layout}.{short}" for layout in ("nn", "nt", "tn")]
     found = {}
     for name in names:
-        for stat in torchvulkan._C.pipeline_statistics(name, 0):
-            if stat["name"] == "Register Count":
-                found[name] = int(stat["value"])
+        stats = {stat["name"]: int(stat["value"]) for stat in torchvulkan._C.pipeline_statistics(name, 0)}
+        if "Register Count" not in stats:
+            found[name] = "no statistics"
+            continue
+        local = stats.get("Local Memory Size", 0) & ((1 << 36) - 1)
+        found[name] = (f"registers {stats['Register Count']}, local {local} B, "
+                       f"shared {stats.get('Shared Memory Size', 0)} B")
     return found
 
 
@@ -128,9 +132,9 @@ def main():
     if args.match:
         cases = [case for case in cases if any(part in case[0] for part in args.match.split(","))]
     if args.child:
-        figures = measure("cuda" if args.child == "cuda" else "vulkan", args.dtype, cases)
+        figures, kernels = measure("cuda" if args.child == "cuda" else "vulkan", args.dtype, cases)
         if args.child != "cuda":
-            figures["registers"] = registers(args.child, args.dtype)
+            figures["kernels"] = kernel_statistics(kernels)
         print("RESULT " + json.dumps(figures), flush=True)
         return
 
@@ -158,8 +162,8 @@ def main():
         cells = [results[r].get(name) for r in runs]
         print(f"{name:24s}" + "".join(f"{c:9.3g}" if isinstance(c, float) else f"{'-':>9s}" for c in cells))
     for run in runs:
-        if "registers" in results[run]:
-            print(f"{run} registers: {results[run]['registers']}")
+        for kernel, line in results[run].get("kernels", {}).items():
+            print(f"{run}: {kernel}: {line}")
     if args.json:
         with open(args.json, "w") as f:
             json.dump(results, f, indent=1)
