@@ -80,7 +80,7 @@ def measure(device, dtype_name, cases):
 
     from timing import timeit
     if device == "vulkan":
-        import torchvulkan
+        from kernel_times import kernel_times  # imports torchvulkan
     torch.backends.cuda.matmul.allow_tf32 = False
     dtype = getattr(torch, dtype_name)
     out, kernels = {}, set()
@@ -90,13 +90,7 @@ def measure(device, dtype_name, cases):
         _, seconds = timeit(lambda: torch.matmul(a, b), device, reps=5, inner=5)
         out[name] = 2 * m * n * k * batch / seconds / 1e12
         if device == "vulkan":
-            torchvulkan._C.profile_kernels(True, 0)
-            try:
-                torch.matmul(a, b)
-                torch.vulkan.synchronize()
-            finally:
-                torchvulkan._C.profile_kernels(False, 0)
-            kernels.update(kernel for kernel, _ in torchvulkan._C.kernel_times(0))
+            kernels.update(kernel_times(lambda: torch.matmul(a, b), 1))
         del a, b
     return out, sorted(kernels)
 
