@@ -7,7 +7,8 @@
 //
 // The 128x128 tiles spend 118 of every 128 rows of their work on padding
 // there, at 255 registers an invocation (H100, g2^T @ a at h = 393216, float16:
-// 5.65 TFLOP/s on s128, cuBLAS 17.3; this kernel 8.74). Here invocation t of a workgroup owns CW consecutive
+// 5.65 TFLOP/s on s128, cuBLAS 17.3; this kernel 8.74 with 16 rows, 15.1
+// with 12: gemm.cpp). Here invocation t of a workgroup owns CW consecutive
 // columns (one 16-byte vector of B per row of K, CW = 16 / X_BYTES) and
 // all ROWS rows of them in registers. A's rows of a block of WORKGROUP
 // values of K are staged in shared memory once per workgroup (A may have

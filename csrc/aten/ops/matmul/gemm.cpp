@@ -58,11 +58,11 @@ constexpr Tile kTiles[] = {{"t64", false, false, 64, 64, 16, "gemm_tiled"},
                            {"rows_k", false, false, 0, 0, 0, "gemm_rows"},
                            {"small_k", false, false, 0, 0, 0, "gemm_small_k"},
                            {"t128wv", false, true, 128, 128, 8, "gemm_tiled"},
-                           {"rows12", false, false, 0, 0, 0, "gemm_rows"}};
+                           {"rows16", false, false, 0, 0, 0, "gemm_rows"}};
 constexpr const Tile &kT64 = kTiles[0], &kT128 = kTiles[1], &kS128 = kTiles[2], &kS256 = kTiles[3],
                      &kV128 = kTiles[6], &kV256 = kTiles[7], &kT128W = kTiles[9],
                      &kDot = kTiles[10], &kRows = kTiles[11], &kRowsK = kTiles[12],
-                     &kSmallK = kTiles[13], &kT128WV = kTiles[14], &kRows12 = kTiles[15];
+                     &kSmallK = kTiles[13], &kT128WV = kTiles[14], &kRows16 = kTiles[15];
 // The larger tiles of a tier are used once the output has this many of
 // them and K is at least the tier's minimum below (H200, float16 8192^3: s256
 // 205 against s128's 191 TFLOP/s, 4096^3 with 512 tiles: 187 against 169;
@@ -169,28 +169,35 @@ bool vector_loadable(const at::Tensor& t, int64_t batch_stride, int64_t rows, in
 // or float32 in float32; neither runs while TORCHVULKAN_GEMM_TILE forces a
 // tile.
 // - gemm_rows.comp: at most kThin rows, B contiguous along N in 16-byte
-//   vectors. H100, 2026-12-06, TFLOP/s (gemm_tiles.py): the MNIST
-//   benchmark's g2^T @ a at h = 393216 (M = 10) 8.74 against the s128 and
-//   v128 tiles' 5.65 and 5.54 in float16 (cuBLAS 17.3), 9.04 in float32
-//   (cuBLAS 8.29).
-// - gemm_dot.comp: at most kThin columns, both operands contiguous along K;
-//   taken only when forced (TORCHVULKAN_GEMM_TILE=dot). Same run, float16:
-//   a @ W2^T (N = 10, K = 393216) 3.02 against v128's 6.66, a linear layer
-//   on 16 inputs (16 x 4096 -> 14336, transposed) 5.36 against 8.24; it won
-//   only on 4 inputs (4 x 4096 -> 4096, 1.91 against 1.55; cuBLAS 7.56).
-//   Its blocks of kDotRows rows re-read B (W2: 7.8 MB) once per block.
-// - gemm_rows.comp's r16k: at most kThin rows, B contiguous along K in
-//   16-byte vectors, such as a @ W2^T and those linear layers transposed.
-//   It tied the tiles on a @ W2^T in float16 (6.52 TFLOP/s against v128's
-//   6.55; cuBLAS 17.2) and won the rest (H100, 2026-12-06): float16 linear
-//   4 x 4096 -> 4096 2.66 against 1.86, 16 x 4096 -> 14336 11.8 against
-//   8.08; float32 a @ W2^T 4.74 against 3.83, the linear layers 2.22 and
+//   vectors: r12 for at most 12 rows of a 16-bit dtype, r16 otherwise.
+//   H100, 2026-12-06, TFLOP/s (gemm_tiles.py), the MNIST benchmark's g2^T @
+//   a at h = 393216 (M = 10): float16 r12 15.1 against r16's 8.48 and the
+//   v128 tiles' 5.54 (cuBLAS 17.2); float32 r12 8.37 against r16's 8.86
+//   (cuBLAS 8.43), so float32 keeps r16. r12 holds 168 registers against
+//   r16's 194 in float16: the product's 768 workgroups fit the 132 SMs in
+//   one wave (6 an SM) instead of 1.16 (5 an SM).
+// - gemm_rows.comp's r16k (r12k likewise): at most kThin rows, B contiguous
+//   along K in 16-byte vectors, such as a @ W2^T and linear layers on a few
+//   inputs, both taken transposed. Same machine, float16: a @ W2^T (N = 10,
+//   K = 393216) r12k 8.24 against r16k's 7.45 (cuBLAS 17.1), 109.6 us plus
+//   16.4 for the split sum (kernel_times.py), the same with about 1,400 and
+//   1,800 workgroups as with 1,024 and slower with 2,400 (140.5 us);
+//   float32 5.48 against 5.39 (cuBLAS 5.68). Earlier (2026-12-06) r16k won
+//   the linear layers against the tiles: float16 4 x 4096 -> 4096 2.66
+//   against 1.86, 16 x 4096 -> 14336 11.8 against 8.08; float32 2.22 and
 //   10.3 against 1.32 and 5.54.
+// - gemm_dot.comp: at most kThin columns, both operands contiguous along K;
+//   taken only when forced (TORCHVULKAN_GEMM_TILE=dot). Same machine,
+//   float16, its teams of 32 invocations reading rows of A: a @ W2^T 5.69
+//   against r16k's 7.34 (float32 3.62 against 5.32), linear 16 x 4096 ->
+//   14336 8.02 against 11.2; 160-170 us for a @ W2^T with 256 to 2,048
+//   workgroups. Its first form (blocks of 4 rows, 64 invocations) ran 3.02
+//   and 5.36.
 // - gemm_small_k.comp: at most kShortK values of K, B contiguous along N in
 //   16-byte vectors, such as the MNIST benchmark's g2 @ W2 (K = 10): same
 //   run, 10.7 TFLOP/s against the tiles' 8.82 in float16 (cuBLAS 16.3), 9.19
 //   against 2.51 in float32 (cuBLAS 8.78).
-constexpr int64_t kThin = 16, kDotRows = 4, kShortK = 16;
+constexpr int64_t kThin = 16, kDotRows = 32, kShortK = 16;
 constexpr int64_t kShortKRows = 32;  // gemm_small_k.comp's rows per workgroup (ROWS)
 // gemm_rows.comp's forms that lost to r16k on the H100 (2026-12-06,
 // gemm_tiles.py, TFLOP/s on a @ W2^T against r16k's 6.36 in float16, 4.68
@@ -199,16 +206,12 @@ constexpr int64_t kShortKRows = 32;  // gemm_small_k.comp's rows per workgroup (
 // an invocation (5.78, and prefetching 3.86; float32 4.19 and 3.46), 16 or
 // 32 vectors of a column in flight instead of 8 (5.45, 2.82).
 //
-// r12 and r12k (TORCHVULKAN_GEMM_TILE=rows12, for products of at most 12
-// rows; r16 and r16k serve the rest) hold 12 rows instead of 16, 96
-// registers of sums instead of 128: the MNIST benchmark's g2^T @ a (M =
-// 10, K = 128, h = 393216) is 768 workgroups, which the H100's 132 SMs
-// take in 1.16 waves if r16's registers let 5 fit an SM (an estimate: not
-// measured yet). Forced only until measured.
+// TORCHVULKAN_GEMM_TILE=rows16 takes r16 and r16k for every product of at
+// most kThin rows (measuring them against r12 and r12k).
 bool thin_allowed(const Tile& kernel) {
   const Tile* forced = forced_tile();
   if (!forced) return &kernel != &kDot;
-  return forced == &kernel || (forced == &kRows12 && (&kernel == &kRows || &kernel == &kRowsK));
+  return forced == &kernel || (forced == &kRows16 && (&kernel == &kRows || &kernel == &kRowsK));
 }
 
 // (batch, row, col) strides of a 2-D or 3-D tensor; a 2-D one repeats per batch.
@@ -298,7 +301,7 @@ int64_t reduce_lanes(int64_t sums, int64_t splits) {
 }
 
 // A tile-less kernel's launch (thin_kernel): gemm_dot.comp in blocks of
-// kDotRows rows, about 2048 workgroups, gemm_rows.comp in blocks of its
+// kDotRows rows, about 512 workgroups, gemm_rows.comp in blocks of its
 // workgroup's columns, about 1024, each times splits of K of at least 1024
 // or 256 values, their float32 sums added by gemm_splitk_reduce.comp where
 // K is split; gemm_small_k.comp in blocks of its workgroup's columns and
@@ -311,15 +314,15 @@ void launch_thin(rt::Device& dev, const Tile& thin, std::vector<int64_t>& meta, 
                  int64_t batches, int64_t M, int64_t N, int64_t K, bool out_vectors) {
   bool dot = &thin == &kDot, rows = &thin == &kRows, short_k = &thin == &kSmallK;
   // gemm_dot.comp reads both operands in 16-byte vectors along K where it
-  // can, each split a whole number of them.
+  // can (its vec variant), each split a whole number of them.
   int64_t vector = 16 / out.element_size();
   auto sa = strides3(a), sb = strides3(b);
   bool dot_vectors = dot && vector_loadable(a, sa[0], M, K, sa[1], sa[2], vector) &&
                      vector_loadable(b, sb[0], N, K, sb[2], sb[1], vector);
   count_tier(thin.name);
   std::string dtype = dtype_name(out.scalar_type());
-  bool twelve = forced_tile() == &kRows12 && M <= 12;
-  const char* variant = dot       ? ".gemm."
+  bool twelve = M <= 12 && out.element_size() == 2 && forced_tile() != &kRows16;
+  const char* variant = dot       ? (dot_vectors ? ".vec." : ".any.")
                         : short_k ? ".k16."
                         : rows    ? (twelve ? ".r12." : ".r16.")
                                   : (twelve ? ".r12k." : ".r16k.");
@@ -329,7 +332,7 @@ void launch_thin(rt::Device& dev, const Tile& thin, std::vector<int64_t>& meta, 
   int64_t columns = static_cast<int64_t>(kernel.workgroup_size) * (rows || short_k ? vector : 1);
   int64_t blocks = batches * (dot ? (M + kDotRows - 1) / kDotRows : (N + columns - 1) / columns) *
                    (short_k ? (M + kShortKRows - 1) / kShortKRows : 1);
-  int64_t target = dot ? 2048 : 1024, min_split = dot ? 1024 : 256;
+  int64_t target = dot ? 512 : 1024, min_split = dot ? 1024 : 256;
   int64_t splits =
       std::clamp<int64_t>((target + blocks - 1) / blocks, 1, std::max<int64_t>(1, K / min_split));
   int64_t chunk = std::max<int64_t>(1, (K + splits - 1) / splits);
@@ -338,8 +341,7 @@ void launch_thin(rt::Device& dev, const Tile& thin, std::vector<int64_t>& meta, 
   at::Tensor workspace =
       splits > 1 ? at::empty({splits * batches * M * N}, out.options().dtype(at::kFloat))
                  : at::Tensor();
-  int64_t flags =
-      dot ? (dot_vectors ? 3 : 0) : ((rows || short_k) && splits == 1 && out_vectors ? 4 : 0);
+  int64_t flags = (rows || short_k) && splits == 1 && out_vectors ? 4 : 0;
   int64_t lanes = reduce_lanes(batches * M * N, splits);
   meta.insert(meta.end(), {flags, splits, chunk, int64_t(address_of(workspace)), lanes});
   uint64_t args = 0;  // the kernels' only push constant: the parameter block's address

@@ -99,6 +99,14 @@ enum Mode : uint32_t { kGeneral = 0, kGeneralOuter = 1, kRows = 2, kColumns = 3 
 // parts that a long reduction fills the GPU.
 constexpr int64_t kResidentInvocations = 1 << 18;
 
+// Columns mode: the fewest reduced steps a part takes. The partials' round
+// trip and the second launch cost more than the parallelism they buy on
+// short reductions: the MNIST benchmark's bias gradient (sum over 128 rows
+// of [128, 393216] float16) ran at 1,958 GB/s in one part against 1,722,
+// 1,437, 1,494, 1,324 and 1,085 in 2, 3, 4, 6 (the former rule, 16 steps a
+// part) and 12 (H100, ops.py, cuda 2,452; docs/measurements.md).
+constexpr int64_t kColumnStepsPerPart = 128;
+
 c10::ScalarType accumulator(c10::ScalarType type) {
   if (type == c10::kDouble || type == c10::kLong) return type;
   if (c10::isFloatingType(type)) return c10::kFloat;
@@ -183,11 +191,11 @@ void launch(ReduceLayout& layout, const Launch& l) {
       break;
     }
     case kColumns: {
-      // At least 16 reduced steps per part, and at most 512 partials per
-      // output, which stage 1 reads one invocation per output.
+      // At least kColumnStepsPerPart reduced steps per part, and at most 512
+      // partials per output, which stage 1 reads one invocation per output.
       int64_t groups = outputs / layout.kept_size * (1 + (layout.kept_size + vec - 2) / vec);
       parts = std::clamp<int64_t>(ceil_div(kResidentInvocations, groups), 1,
-                                  std::clamp<int64_t>(reduce_size / 16, 1, 512));
+                                  std::clamp<int64_t>(reduce_size / kColumnStepsPerPart, 1, 512));
       invocations = groups * parts;
       break;
     }

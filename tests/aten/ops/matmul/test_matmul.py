@@ -176,10 +176,11 @@ def _check_epilogue(dtype, tol, w_stored_transposed):
 # gemm_dot.comp (rows of dot products: at most 16 columns, both operands
 # contiguous along K), taken only under TORCHVULKAN_GEMM_TILE=dot
 # (test_forced_dot runs this in a child process so): split along K through
-# the float32 workspace, value by value and in vectors, a few rows of them
-# (a linear layer on a few inputs) as the transposed product, rows cut
-# inside the kernel's block of 4, K not a multiple of its 64 invocations,
-# batches, alpha, beta, the bias and both activations.
+# the float32 workspace, value by value (the any variant, K not a multiple
+# of the vector) and in vectors (vec), a few rows of them (a linear layer on
+# a few inputs) as the transposed product, rows cut inside a team's 4 and
+# the workgroup's 32 (whole teams idle), K not a multiple of a team's
+# stride, batches, alpha, beta, the bias and both activations.
 @pytest.mark.skipif(os.environ.get("TORCHVULKAN_GEMM_TILE") != "dot", reason="runs under test_forced_dot")
 @pytest.mark.parametrize("dtype", [torch.float32, torch.float16, torch.bfloat16])
 def test_dot_products(dtype, no_fallback):
@@ -191,7 +192,8 @@ def test_dot_products(dtype, no_fallback):
                              (1, 9, 5000, 1)]:
         a, w = torch.randn(batches, m, k, dtype=dtype), torch.randn(batches, n, k, dtype=dtype)
         da, dw = a.to("vulkan"), w.to("vulkan")
-        assert kernels_of(lambda: torch.bmm(da, dw.mT))[0] == f"gemm_dot.gemm.{name}"
+        form = "vec" if k % (16 // a.element_size()) == 0 else "any"
+        assert kernels_of(lambda: torch.bmm(da, dw.mT))[0] == f"gemm_dot.{form}.{name}"
         expected = (a.double() @ w.double().mT).to(dtype)
         torch.testing.assert_close(torch.bmm(da, dw.mT).cpu(), expected, **tol)
     _check_epilogue(dtype, tol, w_stored_transposed=True)
@@ -202,9 +204,11 @@ def test_forced_dot():
 
 
 def _rows_kernel(dtype, m, k_major):
-    """The gemm_rows variant a product of m rows takes: r16 or r16k, or r12 or
-    r12k for at most 12 rows under TORCHVULKAN_GEMM_TILE=rows12."""
-    rows = 12 if os.environ.get("TORCHVULKAN_GEMM_TILE") == "rows12" and m <= 12 else 16
+    """The gemm_rows variant a product of m rows takes: r12 or r12k for at most
+    12 rows of a 16-bit dtype unless TORCHVULKAN_GEMM_TILE=rows16, else r16 or
+    r16k."""
+    twelve = m <= 12 and dtype != torch.float32 and os.environ.get("TORCHVULKAN_GEMM_TILE") != "rows16"
+    rows = 12 if twelve else 16
     short = {torch.float32: "f32", torch.float16: "f16", torch.bfloat16: "bf16"}[dtype]
     return f"gemm_rows.r{rows}{'k' if k_major else ''}.{short}"
 
@@ -258,10 +262,11 @@ def test_rows_k_products(dtype, no_fallback):
     _check_epilogue(dtype, tol, w_stored_transposed=True)
 
 
-# r12 and r12k (at most 12 rows), taken only when forced: both tests above
-# in a child process, their 16-row products still on r16 and r16k.
-def test_forced_twelve_rows():
-    pytest_with_tile(__file__, "rows12", "test_rows_products or test_rows_k_products")
+# r16 and r16k for every product of at most 16 rows (TORCHVULKAN_GEMM_TILE=
+# rows16, for measuring them against r12 and r12k): both tests above in a
+# child process.
+def test_forced_sixteen_rows():
+    pytest_with_tile(__file__, "rows16", "test_rows_products or test_rows_k_products")
 
 
 # gemm_small_k.comp (at most 16 values of K, B contiguous along N in 16-byte
