@@ -105,7 +105,19 @@ const int STAGE_A = STAGE_HALVES_A / UNIT, STAGE_B = STAGE_HALVES_B / UNIT;
 const int SMEM_B = STAGE_A;
 const int EPI_PITCH = (WN + PAD) / UNIT;
 const int EPI = T * EPI_PITCH, EPI_BIAS = EPI * WORKGROUP / 32, EPI_END = EPI_BIAS + 32 * WORKGROUP / 32;
-shared uvec4 smem[max(STAGE_A + STAGE_B, EPI_END)];
+// TWO_STAGES (the d tiles, a candidate taken only when forced, not measured
+// yet): two stages, the second STAGE_A + STAGE_B further on, so that each
+// step of K needs one barrier instead of two and one subgroup's stores of
+// the next tile overlap the others' multiplies (40 KiB for 128x128 tiles
+// with BK 32). The H200's two-stage test (this header's top) was at
+// 128x256 tiles, where two stages left room only for BK 16.
+#ifdef TWO_STAGES
+const int STAGES = 2;
+#else
+const int STAGES = 1;
+#endif
+const int STAGE = STAGE_A + STAGE_B;
+shared uvec4 smem[max(STAGES * STAGE, EPI_END)];
 
 // An operand seen as [rows, K] (A as it is, B transposed), staged by the
 // workgroup in 16-byte chunks: 8 consecutive halves along its contiguous
@@ -227,15 +239,17 @@ void main() {
   [[unroll]] for (int j = 0; j < CA; ++j) { ad[j] += a.step_bytes; RA[j] = load8(a, ad[j], j); } \
   [[unroll]] for (int j = 0; j < CB; ++j) { bd[j] += b.step_bytes; RB[j] = load8(b, bd[j], j); }
 // Writes a tile held in registers to the shared stage.
-#define STASH_TILE(RA, RB) \
-  [[unroll]] for (int j = 0; j < CA; ++j) smem[(a.smem + j * a.smem_apart) / UNIT] = RA[j]; \
-  [[unroll]] for (int j = 0; j < CB; ++j) smem[SMEM_B + (b.smem + j * b.smem_apart) / UNIT] = RB[j];
-// Multiplies the staged tile into the accumulators, 16 of K at a time.
-#define COMPUTE() \
+#define STASH_TILE(RA, RB) STASH_AT(RA, RB, 0)
+#define STASH_AT(RA, RB, OFF) \
+  [[unroll]] for (int j = 0; j < CA; ++j) smem[(OFF) + (a.smem + j * a.smem_apart) / UNIT] = RA[j]; \
+  [[unroll]] for (int j = 0; j < CB; ++j) smem[(OFF) + SMEM_B + (b.smem + j * b.smem_apart) / UNIT] = RB[j];
+// Multiplies the tile staged at OFF into the accumulators, 16 of K at a time.
+#define COMPUTE() COMPUTE_AT(0)
+#define COMPUTE_AT(OFF) \
   [[unroll]] for (int kk = 0; kk < BK / T; ++kk) { \
     coopmat<ELEM, gl_ScopeSubgroup, T, T, gl_MatrixUseA> fa[FM]; \
     [[unroll]] for (int i = 0; i < FM; ++i) { \
-      int at = (a_first + i * a_next + kk * a_deep) / UNIT; \
+      int at = (OFF) + (a_first + i * a_next + kk * a_deep) / UNIT; \
       if (a.k_major) { \
         coopMatLoad(fa[i], smem, at, pa / UNIT, gl_CooperativeMatrixLayoutRowMajor); \
       } else { \
@@ -244,7 +258,7 @@ void main() {
     } \
     coopmat<ELEM, gl_ScopeSubgroup, T, T, gl_MatrixUseB> fb[FN]; \
     [[unroll]] for (int j = 0; j < FN; ++j) { \
-      int at = SMEM_B + (b_first + j * b_next + kk * b_deep) / UNIT; \
+      int at = (OFF) + SMEM_B + (b_first + j * b_next + kk * b_deep) / UNIT; \
       if (b.k_major) { \
         coopMatLoad(fb[j], smem, at, pb / UNIT, gl_CooperativeMatrixLayoutColumnMajor); \
       } else { \
@@ -255,7 +269,41 @@ void main() {
       [[unroll]] for (int j = 0; j < FN; ++j) acc[i][j] = coopMatMulAdd(fa[i], fb[j], acc[i][j]); \
   }
 
-#ifdef VECTORS
+#if defined(VECTORS) && defined(TWO_STAGES)
+  // Two steps of loads in flight as below, and two stages: while stage 0
+  // holds step s, step s + 1 is stored to stage 1 and multiplied after one
+  // barrier, while step s + 2 goes to stage 0.
+  uvec4 ra[CA], rb[CB], ra2[CA], rb2[CB];
+  LOAD_FIRST(ra, rb)
+  if (steps > 1) {
+    LOAD_NEXT(ra2, rb2)
+  }
+  STASH_AT(ra, rb, 0)
+  if (steps > 2) {
+    LOAD_NEXT(ra, rb)
+  }
+  barrier();
+  for (int s = 0; s < steps; s += 2) {
+    // Stage 0 holds step s; ra2 step s + 1 and ra step s + 2 are in flight.
+    if (s + 1 < steps) {
+      STASH_AT(ra2, rb2, STAGE)
+    }
+    if (s + 3 < steps) {
+      LOAD_NEXT(ra2, rb2)
+    }
+    COMPUTE_AT(0)
+    barrier();
+    if (s + 1 >= steps) break;
+    if (s + 2 < steps) {
+      STASH_AT(ra, rb, 0)
+    }
+    if (s + 4 < steps) {
+      LOAD_NEXT(ra, rb)
+    }
+    COMPUTE_AT(STAGE)
+    barrier();
+  }
+#elif defined(VECTORS)
   // Two steps of loads in flight: step s's registers are refilled with step
   // s + 2 while step s + 1's are still arriving.
   uvec4 ra[CA], rb[CB], ra2[CA], rb2[CB];

@@ -36,7 +36,10 @@ namespace {
 // W^T (K = 784: 26.8 against t64's 23.8, which pick_tile takes there); the
 // shorter products (K = 128, 64) that t64 serves are not measured yet.
 // (v64 and w128, 32x32 and 32x64 subgroup tiles for more workgroups per SM,
-// lost to v128 everywhere on the H200, 2026-12-05: docs/measurements.md.)
+// lost to v128 everywhere on the H200, 2026-12-05: docs/measurements.md.
+// So did v128 with fewer live registers on the H100, 2026-12-06: local
+// memory 112 -> 48 bytes, no faster.) d128, v128 in two shared stages (one
+// barrier a step), is taken only when forced until measured.
 struct Tile {
   const char* name;
   bool coop, vectors;  // tensor-core tier; both operands vector-loadable only
@@ -58,7 +61,8 @@ constexpr Tile kTiles[] = {{"t64", false, false, 64, 64, 16, "gemm_tiled"},
                            {"rows_k", false, false, 0, 0, 0, "gemm_rows"},
                            {"small_k", false, false, 0, 0, 0, "gemm_small_k"},
                            {"t128wv", false, true, 128, 128, 8, "gemm_tiled"},
-                           {"rows16", false, false, 0, 0, 0, "gemm_rows"}};
+                           {"rows16", false, false, 0, 0, 0, "gemm_rows"},
+                           {"d128", true, true, 128, 128, 32, "gemm_coop"}};
 constexpr const Tile &kT64 = kTiles[0], &kT128 = kTiles[1], &kS128 = kTiles[2], &kS256 = kTiles[3],
                      &kV128 = kTiles[6], &kV256 = kTiles[7], &kT128W = kTiles[9],
                      &kDot = kTiles[10], &kRows = kTiles[11], &kRowsK = kTiles[12],

@@ -73,8 +73,12 @@ def _check_orientation(m, k, n, ta, tb, dtype):
     _check(got, _ref(a_, b_), k)
 
 
+# Vector-loadable ones with 1 to 5 steps of K (32) and more, for the two-step
+# loops of the v and d tiles: (256, 32, 384), (256, 64, 384), (256, 96, 136),
+# (128, 128, 128), (200, 136, 72), (64, 4096, 64).
 @pytest.mark.parametrize("m,k,n", [(128, 128, 128), (256, 64, 384), (1, 8, 1), (37, 19, 53), (200, 136, 72),
-                                   (129, 257, 130), (64, 4096, 64), (8, 24, 16), (5, 0, 7)])
+                                   (129, 257, 130), (64, 4096, 64), (8, 24, 16), (5, 0, 7), (256, 32, 384),
+                                   (256, 96, 136)])
 @pytest.mark.parametrize("ta,tb", [(False, False), (True, False), (False, True), (True, True)])
 def test_mm_every_orientation(m, k, n, ta, tb, dtype, no_fallback):
     _check_orientation(m, k, n, ta, tb, dtype)
@@ -146,11 +150,12 @@ def test_aligned_product_takes_the_configured_kernel(dtype, no_fallback):
     assert kernels_of(lambda: a @ b) == [f"{kernel}.{tile}_nn.{_SHORT[dtype]}"]
 
 
-@pytest.mark.parametrize("tile", ["s128", "s256", "v256", "c128", "c256"])
+@pytest.mark.parametrize("tile", ["s128", "s256", "v256", "d128", "c128", "c256"])
 def test_forced_tiles(tile):
     # Every check above with one configuration forced in a child process
     # (the choice is read once per process): the s tiles on vector-loadable
-    # operands too (the tier picks v there), v256 on small products, and
+    # operands too (the tier picks v there), v256 on small products, d128
+    # (two shared stages, forced only until measured), and
     # gemm_coop2.comp (VK_NV_cooperative_matrix2), never picked by itself
     # (slower than gemm_coop.comp on the H200, gemm.cpp). Products a
     # configuration does not take stay on the tier's own choice.
