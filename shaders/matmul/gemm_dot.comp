@@ -21,6 +21,11 @@
 // each column's `if (c < cols)`, which the compiler may not hoist: possibly
 // ten dependent trips to the cache a step (not measured).
 //
+// B_SHARED (the vecs variant, TORCHVULKAN_GEMM_TILE=dots, not measured
+// yet): each step's vectors of B are staged in shared memory by the whole
+// workgroup instead, the next step's loaded into registers before the
+// current one is multiplied, two barriers a step.
+//
 // SCALAR (the "any" variant): one value a step instead of a vector, for
 // operands that are not vector-loadable (K or a stride not a multiple of
 // VEC, or misaligned); a variant of its own so that the vector path carries
@@ -68,6 +73,10 @@ float element(RAW w, int e) {
 }
 #endif
 
+#ifdef B_SHARED
+shared RAW b_tile[COLS][LANES];
+#endif
+
 void main() {
   Params p = Params(args.meta);
   int64_t M = p.v[4], N = p.v[5], K = p.v[6], batches = p.v[7];
@@ -96,6 +105,35 @@ void main() {
   RAW now[RB];
   [[unroll]] for (int r = 0; r < RB; ++r)
     now[r] = r < rows && k < k_end ? load_raw(a + uint64_t(r) * a_row + uint64_t(k) * X_BYTES) : RAW(0);
+#ifdef B_SHARED
+  // Invocation t stages (column, lane) t, t + WORKGROUP, ... of a step.
+  const int BV = (COLS * LANES + WORKGROUP - 1) / WORKGROUP;
+  RAW bn[BV];
+#define LOAD_B(BASE) \
+  [[unroll]] for (int j = 0; j < BV; ++j) { \
+    int v = t + j * WORKGROUP, c = v / LANES; \
+    int64_t kv = (BASE) + (v % LANES) * CW; \
+    bn[j] = c < cols && kv < k_end ? load_raw(b + uint64_t(c) * b_col + uint64_t(kv) * X_BYTES) : RAW(0); \
+  }
+#define STASH_B() \
+  [[unroll]] for (int j = 0; j < BV; ++j) { \
+    int v = t + j * WORKGROUP; \
+    if (v < COLS * LANES) b_tile[v / LANES][v % LANES] = bn[j]; \
+  }
+  LOAD_B(k_begin)
+  STASH_B()
+  // Every invocation takes every step (barriers), whether its team has rows or not.
+  for (int64_t base = k_begin; base < k_end; base += stride, k += stride) {
+    RAW next[RB];
+    [[unroll]] for (int r = 0; r < RB; ++r)
+      next[r] = r < rows && k + stride < k_end ? load_raw(a + uint64_t(r) * a_row + uint64_t(k + stride) * X_BYTES)
+                                               : RAW(0);
+    LOAD_B(base + stride)
+    barrier();
+    [[unroll]] for (int c = 0; c < COLS; ++c) {
+      if (c < cols) {
+        RAW w = b_tile[c][lane];
+#else
   for (; rows > 0 && k < k_end; k += stride) {
     RAW next[RB];
     [[unroll]] for (int r = 0; r < RB; ++r)
@@ -104,6 +142,7 @@ void main() {
     [[unroll]] for (int c = 0; c < COLS; ++c) {
       if (c < cols) {
         RAW w = load_raw(b + uint64_t(c) * b_col + uint64_t(k) * X_BYTES);
+#endif
         [[unroll]] for (int e = 0; e < CW; ++e) {
           float bv = element(w, e);
           [[unroll]] for (int r = 0; r < RB; ++r) acc[r][c] += element(now[r], e) * bv;
@@ -111,6 +150,10 @@ void main() {
       }
     }
     [[unroll]] for (int r = 0; r < RB; ++r) now[r] = next[r];
+#ifdef B_SHARED
+    barrier();
+    STASH_B()
+#endif
   }
 
   // Row r of every team: the team's lanes' sums, added in lane order by
