@@ -45,9 +45,9 @@ layout(push_constant) uniform Args {
 
 // The products' parameter block (gemm_tiled.comp lists its words).
 layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer Params { int64_t v[]; };
-layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer Raw16 { uvec4 v; };
 
 #include "matmul/float_epilogue.glsl"
+#include "matmul/raw_vector.glsl"
 
 const int COLS = 16;  // gemm.cpp's kThin
 const int RB = 4;     // rows a team (gemm.cpp's kDotRows is RB x TEAMS)
@@ -64,13 +64,6 @@ float element(RAW w, int e) { return w; }
 const int CW = VEC;
 #define RAW uvec4
 RAW load_raw(uint64_t address) { return Raw16(address).v; }
-float element(RAW w, int e) {
-#if X_BYTES == 4
-  return X_from_bits(w[e]);
-#else
-  return X_from_bits(bitfieldExtract(w[e / 2], 16 * (e % 2), 16));
-#endif
-}
 #endif
 
 #ifdef B_SHARED

@@ -47,9 +47,9 @@ layout(push_constant) uniform Args {
 // The products' parameter block (gemm_tiled.comp lists its words; flag 4 of
 // word 23: out may be written in 16-byte vectors).
 layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer Params { int64_t v[]; };
-layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer Raw16 { uvec4 v; };
 
 #include "matmul/float_epilogue.glsl"
+#include "matmul/raw_vector.glsl"
 
 const int CW = VEC;  // values of X in 16 bytes
 const int KB = 8;    // vectors of B loaded at once
@@ -61,15 +61,6 @@ const int OWN = CW;
 #define ACC(r, c) acc[r][(c) / 4][(c) % 4]
 #endif
 shared vec4 a_tile[WORKGROUP][ROWS / 4];
-
-// Element e of a 16-byte vector of B's raw bits.
-float element(uvec4 w, int e) {
-#if X_BYTES == 4
-  return X_from_bits(w[e]);
-#else
-  return X_from_bits(bitfieldExtract(w[e / 2], 16 * (e % 2), 16));
-#endif
-}
 
 void main() {
   Params p = Params(args.meta);
