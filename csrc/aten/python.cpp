@@ -2,6 +2,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 #include <torch/csrc/Generator.h>
+#include <torch/csrc/utils/pybind.h>
 
 #include <cstdio>
 
@@ -158,6 +159,7 @@ PYBIND11_MODULE(_C, m) {
   });
   m.def("fallback_counts", &fallback_counts);
   m.def("gemm_tier_counts", &gemm_tier_counts);
+  m.def("gemm_phase_stamps", &gemm_phase_stamps);
   m.def("reset_fallback_counts", &reset_fallback_counts);
   m.def("validation_enabled", [] { return rt::Runtime::get().validation_enabled(); });
   m.def("validation_messages", [] { return rt::Runtime::get().validation_messages(); });

@@ -140,12 +140,16 @@ Capabilities query_capabilities(VkPhysicalDevice device) {
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_2_FEATURES_NV};
   if (caps.cooperative_matrix2) chain_front(optional, coopmat2);
 #endif
+  VkPhysicalDeviceShaderClockFeaturesKHR clock{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CLOCK_FEATURES_KHR};
+  if (has("VK_KHR_shader_clock")) chain_front(optional, clock);
   VkPhysicalDeviceVulkan12Features f12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
                                        optional};
   VkPhysicalDeviceVulkan11Features f11{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES, &f12};
   VkPhysicalDeviceFeatures2 features{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &f11};
   vkGetPhysicalDeviceFeatures2(device, &features);
   caps.pipeline_statistics = executable.pipelineExecutableInfo;
+  caps.shader_clock = clock.shaderSubgroupClock && clock.shaderDeviceClock;
   caps.float64 = features.features.shaderFloat64;
   caps.int64 = features.features.shaderInt64;
   caps.int16 = features.features.shaderInt16;

@@ -68,6 +68,8 @@ struct Capabilities {
   // through tensor layouts (gemm_coop2.comp), beside coopmat_f16_16x16x16;
   // only where the headers the package was built with declare it.
   bool coopmat2 = false;
+  // VK_KHR_shader_clock with both clocks (gemm_coop_phases' stamps).
+  bool shader_clock = false;
 
   // Empty when the device can run torchvulkan, else why not.
   std::string unsupported_reason() const;

@@ -62,6 +62,12 @@ Device::Device(int index, VkPhysicalDevice physical, Capabilities caps)
   executable.pipelineExecutableInfo = VK_TRUE;
   if (caps_.pipeline_statistics) chain_front(features.pNext, executable);
 
+  VkPhysicalDeviceShaderClockFeaturesKHR clock{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CLOCK_FEATURES_KHR};
+  clock.shaderSubgroupClock = VK_TRUE;
+  clock.shaderDeviceClock = VK_TRUE;
+  if (caps_.shader_clock) chain_front(features.pNext, clock);
+
   std::vector<const char*> extensions;
   // MoltenVK and other non-conformant drivers require this one to be enabled.
   if (caps_.portability_subset) extensions.push_back("VK_KHR_portability_subset");
@@ -70,6 +76,7 @@ Device::Device(int index, VkPhysicalDevice physical, Capabilities caps)
   if (caps_.coopmat_bf16_16x16x16) extensions.push_back("VK_KHR_shader_bfloat16");
   if (caps_.coopmat2) extensions.push_back("VK_NV_cooperative_matrix2");
   if (caps_.pipeline_statistics) extensions.push_back("VK_KHR_pipeline_executable_properties");
+  if (caps_.shader_clock) extensions.push_back("VK_KHR_shader_clock");
 
   float priority = 1.0f;
   VkDeviceQueueCreateInfo queue_info{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};

@@ -16,6 +16,7 @@ enum : uint32_t {
   coopmat = 1u << 3,       // Capabilities::coopmat_f16_16x16x16
   coopmat_bf16 = 1u << 4,  // Capabilities::coopmat_bf16_16x16x16
   coopmat2 = 1u << 5,      // Capabilities::coopmat2
+  shader_clock = 1u << 6,  // Capabilities::shader_clock
 };
 }
 

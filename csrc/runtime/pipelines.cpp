@@ -51,6 +51,7 @@ Pipelines::Pipelines(VkDevice device, const Capabilities& caps) : device_(device
   if (caps.coopmat_f16_16x16x16) features_ |= Feature::coopmat;
   if (caps.coopmat_bf16_16x16x16) features_ |= Feature::coopmat_bf16;
   if (caps.coopmat2) features_ |= Feature::coopmat2;
+  if (caps.shader_clock) features_ |= Feature::shader_clock;
   preserved_ = {caps.preserves_inf_nan16, caps.preserves_inf_nan32, caps.preserves_inf_nan64};
   capture_statistics_ = caps.pipeline_statistics;
   workgroup_size_ = std::min({256u, caps.max_workgroup_invocations, caps.max_workgroup_size[0]});
@@ -100,6 +101,7 @@ const EmbeddedKernel& Pipelines::find_usable(std::string_view name) const {
                  : (missing & Feature::coopmat)      ? "16x16x16 float16 cooperative matrices"
                  : (missing & Feature::coopmat_bf16) ? "16x16x16 bfloat16 cooperative matrices"
                  : (missing & Feature::coopmat2)     ? "VK_NV_cooperative_matrix2"
+                 : (missing & Feature::shader_clock) ? "VK_KHR_shader_clock"
                                                      : "8/16-bit storage") +
                 ")");
   }

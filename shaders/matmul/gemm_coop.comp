@@ -43,6 +43,16 @@
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_EXT_control_flow_attributes : require
 
+// PHASES (gemm_coop_phases, the q tiles: v128 with clocks, forced only, for
+// benchmark/coop_phases.py): invocation 0 of each workgroup writes the
+// device's clock at its start and end and the SM's cycle counter at four
+// points (start, step 0 staged, loop done, epilogue done) to the stamps
+// buffer of parameter word 28, six uint64 a workgroup.
+#ifdef PHASES
+#extension GL_ARB_shader_clock : require
+#extension GL_EXT_shader_realtime_clock : require
+#endif
+
 #if defined(X_DT_BF16)
 #extension GL_EXT_bfloat16 : require
 #define ELEM bfloat16_t
@@ -65,6 +75,18 @@ layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer Par
 
 #include "matmul/float_epilogue.glsl"
 layout(buffer_reference, std430, buffer_reference_align = 16) buffer Vec8 { uvec4 v; };
+
+#ifdef PHASES
+layout(buffer_reference, std430, buffer_reference_align = 8) buffer Stamp { uint64_t v; };
+void stamp(Params p, int which, bool realtime) {
+  if (gl_LocalInvocationIndex != 0) return;
+  uint64_t group = uint64_t(gl_WorkGroupID.y) * gl_NumWorkGroups.x + gl_WorkGroupID.x;
+  Stamp(uint64_t(p.v[28]) + (group * 6u + uint64_t(which)) * 8u).v = realtime ? clockRealtimeEXT() : clockARB();
+}
+#define STAMP(WHICH, REALTIME) stamp(p, WHICH, REALTIME);
+#else
+#define STAMP(WHICH, REALTIME)
+#endif
 
 const int T = 16;
 // VECTORS (the v tiles; the host takes them when both operands are
@@ -195,6 +217,8 @@ uvec4 load8(Operand o, uint64_t address, int j) {
 
 void main() {
   Params p = Params(args.meta);
+  STAMP(0, true)
+  STAMP(1, false)
   int64_t M = p.v[4], N = p.v[5], K = p.v[6];
   int64_t tiles_m = (M + BM - 1) / BM, tiles_n = (N + BN - 1) / BN;
   uint64_t group = uint64_t(gl_WorkGroupID.y) * gl_NumWorkGroups.x + gl_WorkGroupID.x;
@@ -315,6 +339,7 @@ void main() {
     barrier();
     STASH_TILE(ra, rb)
     barrier();
+    if (s == 0) { STAMP(2, false) }
     if (s + 2 < steps) {
       LOAD_NEXT(ra, rb)
     }
@@ -342,6 +367,7 @@ void main() {
   }
 #endif
   barrier();
+  STAMP(3, false)
 
   // Epilogue, after the loop's last barrier (shared memory is free).
   // Vector stores (flag 4: one split, no activation, rows of C contiguous
@@ -391,6 +417,11 @@ void main() {
       }
       subgroupBarrier();
     }
+#ifdef PHASES
+    barrier();
+    STAMP(4, false)
+    STAMP(5, true)
+#endif
     return;
   }
   [[unroll]] for (int i = 0; i < FM; ++i) {
@@ -416,4 +447,9 @@ void main() {
       subgroupBarrier();
     }
   }
+#ifdef PHASES
+  barrier();
+  STAMP(4, false)
+  STAMP(5, true)
+#endif
 }

@@ -39,7 +39,9 @@ namespace {
 // lost to v128 everywhere on the H200, 2026-12-05: docs/measurements.md.
 // So did v128 with fewer live registers on the H100, 2026-12-06: local
 // memory 112 -> 48 bytes, no faster.) d128, v128 in two shared stages (one
-// barrier a step), is taken only when forced until measured.
+// barrier a step), is taken only when forced until measured. q128
+// (gemm_coop_phases) is v128 writing clock stamps, for
+// benchmark/coop_phases.py: forced only, float16 only.
 struct Tile {
   const char* name;
   bool coop, vectors;  // tensor-core tier; both operands vector-loadable only
@@ -63,12 +65,13 @@ constexpr Tile kTiles[] = {{"t64", false, false, 64, 64, 16, "gemm_tiled"},
                            {"t128wv", false, true, 128, 128, 8, "gemm_tiled"},
                            {"rows16", false, false, 0, 0, 0, "gemm_rows"},
                            {"d128", true, true, 128, 128, 32, "gemm_coop"},
-                           {"dots", false, false, 0, 0, 0, "gemm_dot"}};
+                           {"dots", false, false, 0, 0, 0, "gemm_dot"},
+                           {"q128", true, true, 128, 128, 32, "gemm_coop_phases"}};
 constexpr const Tile &kT64 = kTiles[0], &kT128 = kTiles[1], &kS128 = kTiles[2], &kS256 = kTiles[3],
                      &kV128 = kTiles[6], &kV256 = kTiles[7], &kT128W = kTiles[9],
                      &kDot = kTiles[10], &kRows = kTiles[11], &kRowsK = kTiles[12],
                      &kSmallK = kTiles[13], &kT128WV = kTiles[14], &kRows16 = kTiles[15],
-                     &kDotShared = kTiles[17];
+                     &kDotShared = kTiles[17], &kPhases = kTiles[18];
 // The larger tiles of a tier are used once the output has this many of
 // them and K is at least the tier's minimum below (H200, float16 8192^3: s256
 // 205 against s128's 191 TFLOP/s, 4096^3 with 512 tiles: 187 against 169;
@@ -138,6 +141,7 @@ const Tile& pick_tile(bool coop, bool coop2, bool vectors, bool float32, int64_t
 
 std::mutex tier_mutex;
 std::map<std::string, int64_t> tier_counts;
+at::Tensor last_stamps;  // gemm_phase_stamps()
 
 void count_tier(const char* tier) {
   std::lock_guard<std::mutex> lock(tier_mutex);
@@ -497,12 +501,21 @@ void launch_gemm(const at::Tensor& a, const at::Tensor& b, const at::Tensor& out
   meta.push_back(through_workspace ? int64_t(address_of(workspace)) : 0);
   int64_t lanes = reduce_lanes(batches * M * N, splits);
   meta.push_back(lanes);
+  // q128 (gemm_coop_phases): six clock stamps a workgroup, word 28.
+  if (&tile == &kPhases) {
+    at::Tensor stamps = at::empty({tiles * splits, 6}, out.options().dtype(at::kLong));
+    meta.push_back(int64_t(address_of(stamps)));
+    accesses.push_back(span_of(stamps, true));
+    std::lock_guard<std::mutex> lock(tier_mutex);
+    last_stamps = stamps;
+  }
   if (!through_workspace) {
     launch(kernel, static_cast<uint64_t>(tiles) * kernel.workgroup_size, accesses);
     return;
   }
   rt::Access partial_write = span_of(workspace, true), partial_read = span_of(workspace, false);
-  rt::Access first[] = {accesses[0], accesses[1], partial_write};
+  std::vector<rt::Access> first = {accesses[0], accesses[1], partial_write};
+  if (&tile == &kPhases) first.push_back(accesses.back());
   launch(kernel, static_cast<uint64_t>(tiles * splits) * kernel.workgroup_size, first);
   if (sums_are_out) return;
   std::vector<rt::Access> second = {partial_read, span_of(out, true)};
@@ -516,6 +529,11 @@ void launch_gemm(const at::Tensor& a, const at::Tensor& b, const at::Tensor& out
 std::map<std::string, int64_t> gemm_tier_counts() {
   std::lock_guard<std::mutex> lock(tier_mutex);
   return tier_counts;
+}
+
+at::Tensor gemm_phase_stamps() {
+  std::lock_guard<std::mutex> lock(tier_mutex);
+  return last_stamps;
 }
 
 void gemm(const at::Tensor& a, const at::Tensor& b, const at::Tensor& out, const at::Tensor& bias,

@@ -19,7 +19,7 @@ import pytest
 import torch
 
 import torchvulkan
-from tests.helpers import kernels_of
+from tests.helpers import kernels_of, pytest_with_tile
 
 _SHORT = {torch.float16: "f16", torch.bfloat16: "bf16"}
 
@@ -170,3 +170,28 @@ def test_forced_tiles(tile):
     proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", __file__,
                            "-k", "not test_forced_tiles"], env=env, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stdout[-3000:]
+
+
+def test_phase_stamps():
+    # q128 (gemm_coop_phases: v128 writing clock stamps for
+    # benchmark/coop_phases.py) in a child process, as the tile is forced.
+    name = "gemm_coop_phases.q128_nn.f16"
+    if not (_has_tier(torch.float16) and name in torchvulkan._C.kernel_names()):
+        pytest.skip(f"no {name} in this build or no float16 tier on this device")
+    try:
+        torchvulkan._C.pipeline_statistics(name, 0)  # makes the pipeline, or says why it cannot
+    except RuntimeError as error:
+        pytest.skip(str(error))
+    pytest_with_tile(__file__, "q128", "stamps_in_order")
+
+
+def test_stamps_in_order(no_fallback):
+    if os.environ.get("TORCHVULKAN_GEMM_TILE") != "q128":
+        pytest.skip("runs under test_phase_stamps")
+    a, b = torch.randn(300, 96).half().to("vulkan"), torch.randn(96, 264).half().to("vulkan")
+    _check(a @ b, _ref(a.cpu(), b.cpu()), 96)
+    stamps = torchvulkan._C.gemm_phase_stamps().cpu()
+    assert stamps.shape == (3 * 3, 6)  # one row a 128x128 tile
+    start_ns, start, staged, looped, finished, end_ns = stamps.unbind(1)
+    assert bool((start <= staged).all() and (staged <= looped).all() and (looped <= finished).all())
+    assert bool((start_ns <= end_ns).all())

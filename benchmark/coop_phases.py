@@ -1,0 +1,83 @@
+"""Where the tensor-core kernel's time goes, workgroup by workgroup.
+
+Runs gemm_tiles.py's float16 cases on q128 (TORCHVULKAN_GEMM_TILE=q128:
+gemm_coop.comp's v128 with PHASES, which writes clock stamps; the device
+needs VK_KHR_shader_clock) and reads each workgroup's stamps back
+(torchvulkan._C.gemm_phase_stamps). Per case:
+- the kernel's time (kernel_times.py's GPU timestamps) and TFLOP/s;
+- the span from the first workgroup's start to the last one's end on the
+  device clock, and how many workgroups were in flight on average (their
+  summed lifetimes over the span) and at most;
+- each phase's median and 90th percentile in SM cycles and, at the clock
+  the stamps imply, microseconds: prologue (start to step 0 staged in
+  shared memory: the first loads' latency), loop (the remaining steps),
+  epilogue (from the loop's last barrier to the last store issued).
+
+    python benchmark/coop_phases.py [--match "g^T@x,4096^3"]
+"""
+
+import argparse
+import os
+
+os.environ["TORCHVULKAN_GEMM_TILE"] = "q128"
+
+import torch  # noqa: E402
+
+import torchvulkan  # noqa: E402
+from gemm_tiles import CASES, operands  # noqa: E402
+from kernel_times import kernel_times  # noqa: E402
+from timing import warm_up  # noqa: E402
+
+
+def percentile(values, q):
+    return values.float().quantile(q).item()
+
+
+def report(name, stamps, kernel_us, flops):
+    start_ns, start_cycles, staged, looped, finished, end_ns = stamps.unbind(1)
+    span = (end_ns.max() - start_ns.min()).item()
+    lifetimes = end_ns - start_ns
+    # In flight at each start or end: +1 at a start, -1 at an end, in time order.
+    events = torch.cat([torch.stack([start_ns, torch.ones_like(start_ns)], 1),
+                        torch.stack([end_ns, -torch.ones_like(end_ns)], 1)])
+    order = torch.argsort(events[:, 0] * 2 + (events[:, 1] > 0).long(), stable=True)
+    most = torch.cumsum(events[order, 1], 0).max().item()
+    cycles = finished - start_cycles
+    ghz = percentile(cycles.double() / lifetimes.clamp(min=1).double(), 0.5)
+    print(f"{name}: {len(stamps)} workgroups, kernel {kernel_us:.1f} us ({flops / kernel_us / 1e6:.1f} TFLOP/s), "
+          f"span {span / 1e3:.1f} us, in flight {lifetimes.sum().item() / max(span, 1):.1f} on average, "
+          f"{most} at most, {ghz:.2f} GHz by the stamps")
+    for phase, values in (("prologue", staged - start_cycles), ("loop", looped - staged),
+                          ("epilogue", finished - looped), ("workgroup", cycles)):
+        p50, p90 = percentile(values, 0.5), percentile(values, 0.9)
+        print(f"  {phase:9} median {p50:9.0f} cycles ({p50 / ghz / 1e3:7.2f} us), "
+              f"p90 {p90:9.0f} ({p90 / ghz / 1e3:7.2f} us)")
+    # When the workgroups started: the last ones start how long before the end.
+    late = (end_ns.max() - start_ns.max()).item()
+    print(f"  last start {late / 1e3:.1f} us before the end; first end "
+          f"{(end_ns.min() - start_ns.min()).item() / 1e3:.1f} us after the start")
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--match", default="g^T@x,x@W^T,4096^3,8192^3",
+                        help="comma-separated parts of gemm_tiles.py's case names")
+    args = parser.parse_args()
+    for case in CASES:
+        name, (m, k, n), _, _, batch = case
+        if not any(part in name for part in args.match.split(",")):
+            continue
+        a, b = operands(torch, case, torch.float16, "vulkan")
+        fn = lambda: torch.matmul(a, b)  # noqa: E731
+        warm_up(fn, "vulkan")
+        times = kernel_times(fn, 5)
+        kernel = next(k for k in times if k.startswith("gemm_coop_phases"))
+        kernel_us = sorted(times[kernel])[len(times[kernel]) // 2] / 1e3
+        fn()
+        torch.vulkan.synchronize()
+        report(name, torchvulkan._C.gemm_phase_stamps().cpu(), kernel_us, 2 * m * n * k * batch)
+        del a, b
+
+
+if __name__ == "__main__":
+    main()
