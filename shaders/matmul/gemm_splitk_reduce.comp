@@ -20,20 +20,25 @@ layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer Par
 // took 17.7 us by GPU timestamps, 0.85 TB/s).
 const int ROUND = 32;
 
-// LANES (word 27, a power of two dividing WORKGROUP) invocations share each
-// sum, taking every LANES-th split, and add their parts through shared
-// memory. The tile-less kernels split small outputs up to 512 ways: a @ W2^T
-// of the MNIST benchmark (1,280 sums of 512 splits) took 30.8 us with one
-// invocation a sum (H100, kernel_times.py), 16 rounds of memory latency;
-// 16.6 us with 64 invocations a sum.
+// LANES (word 27, a power of two, at most WORKGROUP / 32) invocations share
+// each sum, taking every LANES-th split, and add their parts through shared
+// memory. A workgroup takes WORKGROUP / LANES consecutive sums, and its
+// invocation t the sum t % (WORKGROUP / LANES) in lane t / (WORKGROUP /
+// LANES), so that a subgroup reads 32 consecutive sums of one split, whole
+// 128-byte lines. The tile-less kernels split small outputs up to 1,024
+// ways: a @ W2^T of the MNIST benchmark (1,280 sums of 1,024 splits) took
+// 30.8 us with one invocation a sum (H100, kernel_times.py), 16 rounds of
+// memory latency; 16.4-16.6 us with 32 or 64 adjacent invocations a sum,
+// each of them reading 4 bytes of a different 32-byte sector.
 shared float parts[WORKGROUP];
 
 void main() {
   Params p = Params(args.meta);
   int64_t M = p.v[4], N = p.v[5], batches = p.v[7], splits = p.v[24];
-  int lanes = int(p.v[27]);
-  int64_t g = int64_t(global_index()), i = g >> findLSB(uint(lanes)), total = batches * M * N;
-  int lane = int(g & (lanes - 1)), t = int(gl_LocalInvocationID.x);
+  int lanes = int(p.v[27]), sums = WORKGROUP / lanes, t = int(gl_LocalInvocationID.x);
+  int lane = t / sums;
+  uint64_t group = uint64_t(gl_WorkGroupID.y) * gl_NumWorkGroups.x + gl_WorkGroupID.x;
+  int64_t i = int64_t(group) * sums + t % sums, total = batches * M * N;
   bool live = i < total;  // no early return: the barrier below is the workgroup's
   float sum = 0.0;
   if (live) {
@@ -52,7 +57,7 @@ void main() {
     parts[t] = sum;
     barrier();
     if (lane == 0) {
-      for (int l = 1; l < lanes; ++l) sum += parts[t + l];
+      for (int l = 1; l < lanes; ++l) sum += parts[t + l * sums];
     }
   }
   if (!live || lane != 0) return;

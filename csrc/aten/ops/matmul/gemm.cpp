@@ -303,12 +303,13 @@ std::pair<at::Tensor, at::Tensor> bf16_operands(const at::Tensor& a, const at::T
 }
 
 // gemm_splitk_reduce.comp's invocations per sum (parameter word 27): enough
-// for about 64K invocations in all, each taking at least 8 splits, and at
-// most its workgroup (WORKGROUP in variants.toml), which adds their parts.
-constexpr int64_t kReduceWorkgroup = 64;
+// for about 64K invocations in all, each taking at least 16 splits, and at
+// most its workgroup (WORKGROUP in variants.toml) over 32, so that each
+// subgroup reads 32 consecutive sums.
+constexpr int64_t kReduceWorkgroup = 256;
 int64_t reduce_lanes(int64_t sums, int64_t splits) {
   int64_t lanes = 1;
-  while (lanes < kReduceWorkgroup && sums * lanes < 65536 && splits >= lanes * 16) lanes *= 2;
+  while (lanes < kReduceWorkgroup / 32 && sums * lanes < 65536 && splits >= lanes * 16) lanes *= 2;
   return lanes;
 }
 
