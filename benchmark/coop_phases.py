@@ -11,7 +11,8 @@ needs VK_KHR_shader_clock) and reads each workgroup's stamps back
 - each phase's median and 90th percentile in SM cycles and, at the clock
   the stamps imply, microseconds: prologue (start to step 0 staged in
   shared memory: the first loads' latency), loop (the remaining steps),
-  epilogue (from the loop's last barrier to the last store issued).
+  epilogue (from the loop's last barrier to the last store issued), and
+  the loop's cycles a step of K against the workgroup's multiplications.
 
     python benchmark/coop_phases.py [--match "g^T@x,4096^3"]
 """
@@ -33,7 +34,7 @@ def percentile(values, q):
     return values.float().quantile(q).item()
 
 
-def report(name, stamps, kernel_us, flops):
+def report(name, stamps, kernel_us, flops, steps):
     start_ns, start_cycles, staged, looped, finished, end_ns = stamps.unbind(1)
     span = (end_ns.max() - start_ns.min()).item()
     lifetimes = end_ns - start_ns
@@ -52,6 +53,11 @@ def report(name, stamps, kernel_us, flops):
         p50, p90 = percentile(values, 0.5), percentile(values, 0.9)
         print(f"  {phase:9} median {p50:9.0f} cycles ({p50 / ghz / 1e3:7.2f} us), "
               f"p90 {p90:9.0f} ({p90 / ghz / 1e3:7.2f} us)")
+    if steps > 1:
+        per_step = percentile(looped - staged, 0.5) / (steps - 1)
+        # 128 x 128 x 32 a step: 2 * 128 * 128 * 32 flops.
+        print(f"  loop: {per_step:.0f} cycles a step of K after the first ({steps} steps), "
+              f"{2 * 128 * 128 * 32 / per_step:.0f} flops a cycle for the workgroup")
     # When the workgroups started: the last ones start how long before the end.
     late = (end_ns.max() - start_ns.max()).item()
     print(f"  last start {late / 1e3:.1f} us before the end; first end "
@@ -75,7 +81,7 @@ def main():
         kernel_us = sorted(times[kernel])[len(times[kernel]) // 2] / 1e3
         fn()
         torch.vulkan.synchronize()
-        report(name, torchvulkan._C.gemm_phase_stamps().cpu(), kernel_us, 2 * m * n * k * batch)
+        report(name, torchvulkan._C.gemm_phase_stamps().cpu(), kernel_us, 2 * m * n * k * batch, (k + 31) // 32)
         del a, b
 
 
