@@ -141,7 +141,12 @@ const Tile& pick_tile(bool coop, bool coop2, bool vectors, bool float32, int64_t
 
 std::mutex tier_mutex;
 std::map<std::string, int64_t> tier_counts;
-at::Tensor last_stamps;  // gemm_phase_stamps()
+// gemm_phase_stamps()'s tensor, never destroyed: a static tensor would be
+// freed at exit, after the device it lives on.
+at::Tensor& last_stamps() {
+  static auto* stamps = new at::Tensor();
+  return *stamps;
+}
 
 void count_tier(const char* tier) {
   std::lock_guard<std::mutex> lock(tier_mutex);
@@ -508,7 +513,7 @@ void launch_gemm(const at::Tensor& a, const at::Tensor& b, const at::Tensor& out
     meta.push_back(int64_t(address_of(stamps)));
     accesses.push_back(span_of(stamps, true));
     std::lock_guard<std::mutex> lock(tier_mutex);
-    last_stamps = stamps;
+    last_stamps() = stamps;
   }
   if (!through_workspace) {
     launch(kernel, static_cast<uint64_t>(tiles) * kernel.workgroup_size, accesses);
@@ -534,7 +539,7 @@ std::map<std::string, int64_t> gemm_tier_counts() {
 
 at::Tensor gemm_phase_stamps() {
   std::lock_guard<std::mutex> lock(tier_mutex);
-  return last_stamps;
+  return last_stamps();
 }
 
 void gemm(const at::Tensor& a, const at::Tensor& b, const at::Tensor& out, const at::Tensor& bias,
