@@ -26,10 +26,16 @@ const int ROUND = 32;
 // invocation t the sum t % (WORKGROUP / LANES) in lane t / (WORKGROUP /
 // LANES), so that a subgroup reads 32 consecutive sums of one split, whole
 // 128-byte lines. The tile-less kernels split small outputs up to 1,024
-// ways: a @ W2^T of the MNIST benchmark (1,280 sums of 1,024 splits) took
-// 30.8 us with one invocation a sum (H100, kernel_times.py), 16 rounds of
-// memory latency; 16.4-16.6 us with 32 or 64 adjacent invocations a sum,
-// each of them reading 4 bytes of a different 32-byte sector.
+// ways. H100, kernel_times.py, a @ W2^T of the MNIST benchmark (1,280 sums
+// of 1,024 splits) / g @ W at h = 393216 (100,352 sums of 37 splits):
+// - one invocation a sum: 30.8 us / -, 16 rounds of memory latency;
+// - 32 adjacent invocations a sum (each reading 4 bytes of a different
+//   32-byte sector), workgroups of 64: 16.4 / about 18 us;
+// - as here, workgroups of 256, at most 8 lanes: 22.5 / 19.2 us (fewer
+//   loads in flight);
+// - as here, workgroups of 1,024 (the gemm variant), at most 32 lanes:
+//   13.3 / 14.8 us. Devices that allow fewer invocations a workgroup take
+//   the gemm256 variant.
 shared float parts[WORKGROUP];
 
 void main() {

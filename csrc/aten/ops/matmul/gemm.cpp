@@ -307,14 +307,23 @@ std::pair<at::Tensor, at::Tensor> bf16_operands(const at::Tensor& a, const at::T
   return {split_thirds(a, -1, true), split_thirds(b, -2, false)};
 }
 
+// gemm_splitk_reduce.comp for out's dtype: workgroups of 1,024 where the
+// device allows them (faster, see the source), else of 256.
+const rt::Kernel& reduce_kernel(rt::Device& dev, const at::Tensor& out) {
+  bool wide =
+      dev.caps().max_workgroup_invocations >= 1024 && dev.caps().max_workgroup_size[0] >= 1024;
+  return dev.pipelines().get(std::string("gemm_splitk_reduce.") + (wide ? "gemm." : "gemm256.") +
+                             dtype_name(out.scalar_type()));
+}
+
 // gemm_splitk_reduce.comp's invocations per sum (parameter word 27): enough
 // for about 64K invocations in all, each taking at least 16 splits, and at
-// most its workgroup (WORKGROUP in variants.toml) over 32, so that each
-// subgroup reads 32 consecutive sums.
-constexpr int64_t kReduceWorkgroup = 256;
-int64_t reduce_lanes(int64_t sums, int64_t splits) {
-  int64_t lanes = 1;
-  while (lanes < kReduceWorkgroup / 32 && sums * lanes < 65536 && splits >= lanes * 16) lanes *= 2;
+// most its workgroup over 32, so that each subgroup reads 32 consecutive
+// sums.
+int64_t reduce_lanes(rt::Device& dev, const at::Tensor& out, int64_t sums, int64_t splits) {
+  if (splits < 16) return 1;  // (dtypes without split-K have no reduction kernel to ask)
+  int64_t lanes = 1, most = reduce_kernel(dev, out).workgroup_size / 32;
+  while (lanes < most && sums * lanes < 65536 && splits >= lanes * 16) lanes *= 2;
   return lanes;
 }
 
@@ -362,7 +371,7 @@ void launch_thin(rt::Device& dev, const Tile& thin, std::vector<int64_t>& meta, 
       splits > 1 ? at::empty({splits * batches * M * N}, out.options().dtype(at::kFloat))
                  : at::Tensor();
   int64_t flags = (rows || short_k) && splits == 1 && out_vectors ? 4 : 0;
-  int64_t lanes = reduce_lanes(batches * M * N, splits);
+  int64_t lanes = reduce_lanes(dev, out, batches * M * N, splits);
   meta.insert(meta.end(), {flags, splits, chunk, int64_t(address_of(workspace)), lanes});
   uint64_t args = 0;  // the kernels' only push constant: the parameter block's address
   auto dispatch = [&](const rt::Kernel& kernel, uint64_t invocations,
@@ -377,8 +386,7 @@ void launch_thin(rt::Device& dev, const Tile& thin, std::vector<int64_t>& meta, 
   if (splits == 1) return;
   std::vector<rt::Access> second = {span_of(workspace, false), span_of(out, true)};
   if (bias.defined()) second.push_back(span_of(bias, false));
-  dispatch(dev.pipelines().get("gemm_splitk_reduce.gemm." + dtype),
-           static_cast<uint64_t>(batches * M * N * lanes), second);
+  dispatch(reduce_kernel(dev, out), static_cast<uint64_t>(batches * M * N * lanes), second);
 }
 
 // out = act(alpha * a @ b + beta * bias) from a of type `inputs`: out's own,
@@ -505,7 +513,7 @@ void launch_gemm(const at::Tensor& a, const at::Tensor& b, const at::Tensor& out
   meta.push_back(splits);
   meta.push_back(chunk);
   meta.push_back(through_workspace ? int64_t(address_of(workspace)) : 0);
-  int64_t lanes = reduce_lanes(batches * M * N, splits);
+  int64_t lanes = reduce_lanes(dev, out, batches * M * N, splits);
   meta.push_back(lanes);
   // q128 (gemm_coop_phases): six clock stamps a workgroup, word 28.
   if (&tile == &kPhases) {
@@ -526,8 +534,7 @@ void launch_gemm(const at::Tensor& a, const at::Tensor& b, const at::Tensor& out
   if (sums_are_out) return;
   std::vector<rt::Access> second = {partial_read, span_of(out, true)};
   if (bias.defined()) second.push_back(span_of(bias, false));
-  launch(dev.pipelines().get(std::string("gemm_splitk_reduce.gemm.") + dtype_name(type)),
-         static_cast<uint64_t>(batches * M * N * lanes), second);
+  launch(reduce_kernel(dev, out), static_cast<uint64_t>(batches * M * N * lanes), second);
 }
 
 }  // namespace

@@ -249,10 +249,11 @@ def test_rows_products(dtype, no_fallback):
 @pytest.mark.parametrize("dtype", [torch.float32, torch.float16, torch.bfloat16])
 def test_rows_k_products(dtype, no_fallback):
     tol = dict(rtol=2e-2, atol=1e-1) if dtype != torch.float32 else dict(rtol=1e-4, atol=1e-4)
-    # The last: 78 splits, each sum shared by 4 invocations of
-    # gemm_splitk_reduce.comp (gemm.cpp's reduce_lanes), 20 splits apiece.
+    # The last two: 78 splits, each sum shared by 4 invocations of
+    # gemm_splitk_reduce.comp (gemm.cpp's reduce_lanes), 20 splits apiece;
+    # about 1,000 splits, 32 invocations a sum.
     for batches, m, k, n in [(1, 10, 200, 130), (2, 16, 3000, 48), (1, 1, 72, 8), (3, 7, 4096, 5),
-                             (1, 12, 1000, 70), (1, 10, 20000, 16)]:
+                             (1, 12, 1000, 70), (1, 10, 20000, 16), (1, 3, 300000, 5)]:
         a, w = torch.randn(batches, m, k, dtype=dtype), torch.randn(batches, n, k, dtype=dtype)
         da, dw = a.to("vulkan"), w.to("vulkan")
         assert kernels_of(lambda: torch.bmm(da, dw.mT))[0] == _rows_kernel(dtype, m, True)
