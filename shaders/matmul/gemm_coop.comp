@@ -17,6 +17,14 @@
 // the 255-register cap and ran 161-170; 64x64 tiles (108-128 registers, no
 // spills, more workgroups per SM) 153 (docs/measurements.md).
 //
+// Where v128's time goes (benchmark/coop_phases.py, the q tiles' clock
+// stamps; H100, 2026-12-06): two workgroups an SM (264 in flight), each
+// step of K 1,650-1,930 cycles for 128 x 128 x 32, about 630 flops a cycle
+// a workgroup, 1,270 an SM, where cuBLAS's 611 TFLOP/s at 4096^3 is about
+// 2,650. With K = 128 (the MNIST benchmark's g^T @ x) a workgroup lives
+// 8.8 us: 3.6 us until its first step's loads arrive, 2.9 for the steps,
+// 2.3 for the epilogue.
+//
 // Every loop that touches the accumulators or fragments has a constant trip
 // count and is unrolled: with a single dynamic index NVIDIA's compiler kept
 // the accumulators in local memory (pipeline statistics: 256 bytes), and
@@ -127,12 +135,17 @@ const int STAGE_A = STAGE_HALVES_A / UNIT, STAGE_B = STAGE_HALVES_B / UNIT;
 const int SMEM_B = STAGE_A;
 const int EPI_PITCH = (WN + PAD) / UNIT;
 const int EPI = T * EPI_PITCH, EPI_BIAS = EPI * WORKGROUP / 32, EPI_END = EPI_BIAS + 32 * WORKGROUP / 32;
-// TWO_STAGES (the d tiles, a candidate taken only when forced, not measured
-// yet): two stages, the second STAGE_A + STAGE_B further on, so that each
-// step of K needs one barrier instead of two and one subgroup's stores of
-// the next tile overlap the others' multiplies (40 KiB for 128x128 tiles
-// with BK 32). The H200's two-stage test (this header's top) was at
-// 128x256 tiles, where two stages left room only for BK 16.
+// TWO_STAGES (the d tiles, a candidate taken only when forced): two stages,
+// the second STAGE_A + STAGE_B further on, so that each step of K needs one
+// barrier instead of two and one subgroup's stores of the next tile overlap
+// the others' multiplies (40 KiB for 128x128 tiles with BK 32). The H200's
+// two-stage test (this header's top) was at 128x256 tiles, where two stages
+// left room only for BK 16. Its first form stored each stage before the
+// multiplies, waiting there for loads issued one step earlier, and lost on
+// the H100 (2026-12-06, TFLOP/s): 4096^3 187 against v128's 253, 8192^3 195
+// against 276, the MNIST benchmark's g^T @ x 64.8 against 109. Now the
+// multiplies come first, and each stage waits for loads issued two steps
+// earlier, as in v128; not measured yet.
 #ifdef TWO_STAGES
 const int STAGES = 2;
 #else
@@ -309,22 +322,25 @@ void main() {
   barrier();
   for (int s = 0; s < steps; s += 2) {
     // Stage 0 holds step s; ra2 step s + 1 and ra step s + 2 are in flight.
+    // Each stage is stored after the multiplies, which hide the wait for
+    // its loads; the stage stored is free, as its last reader finished
+    // before the barrier above.
+    COMPUTE_AT(0)
     if (s + 1 < steps) {
       STASH_AT(ra2, rb2, STAGE)
     }
     if (s + 3 < steps) {
       LOAD_NEXT(ra2, rb2)
     }
-    COMPUTE_AT(0)
     barrier();
     if (s + 1 >= steps) break;
+    COMPUTE_AT(STAGE)
     if (s + 2 < steps) {
       STASH_AT(ra, rb, 0)
     }
     if (s + 4 < steps) {
       LOAD_NEXT(ra, rb)
     }
-    COMPUTE_AT(STAGE)
     barrier();
   }
 #elif defined(VECTORS)

@@ -39,7 +39,9 @@ namespace {
 // lost to v128 everywhere on the H200, 2026-12-05: docs/measurements.md.
 // So did v128 with fewer live registers on the H100, 2026-12-06: local
 // memory 112 -> 48 bytes, no faster.) d128, v128 in two shared stages (one
-// barrier a step), is taken only when forced until measured. q128
+// barrier a step), is taken only when forced: its first form lost (H100,
+// 2026-12-06: 187 against 253 TFLOP/s at 4096^3), its second is not
+// measured yet (gemm_coop.comp). q128
 // (gemm_coop_phases) is v128 writing clock stamps, for
 // benchmark/coop_phases.py: forced only, float16 only.
 struct Tile {
