@@ -9,22 +9,19 @@
 // a subgroup on NVIDIA, but nothing here needs it to be one). Team u takes
 // RB rows of A; the workgroup's TEAMS x RB rows share a split of K. The
 // lanes of a team stride along K a vector (VEC values, 16 bytes) apiece, so
-// every load of a team reads LANES x 16 contiguous bytes of one row. B's
-// vectors are read from memory by every team: the teams of a workgroup read
-// the same ones at about the same time, so most come from the SM's cache.
-// The next step's vectors of A are loaded before the current step is
-// multiplied, so two steps of A are in flight. Taken only when forced: on
-// the H100 (float16, 2026-12-06) it ran a @ W2^T at 5.69 TFLOP/s against
-// gemm_rows.comp's r16k's 7.34 (one row of A an invocation, 32 rows a
-// warp's load) and cuBLAS's 17.3, whatever its workgroup count; its first
-// form, a block of 4 rows a workgroup of 64, at 3.02. B's loads sit inside
-// each column's `if (c < cols)`, which the compiler may not hoist: possibly
-// ten dependent trips to the cache a step (not measured).
-//
-// B_SHARED (the vecs variant, TORCHVULKAN_GEMM_TILE=dots, not measured
-// yet): each step's vectors of B are staged in shared memory by the whole
-// workgroup instead, the next step's loaded into registers before the
-// current one is multiplied, two barriers a step.
+// every load of a team reads LANES x 16 contiguous bytes of one row. Each
+// step's vectors of B are staged in shared memory by the whole workgroup,
+// the next step's loaded into registers before the current one is
+// multiplied (two barriers a step); the next step's vectors of A likewise,
+// so two steps of A are in flight. Taken only when forced (TORCHVULKAN_GEMM_TILE=dot).
+// H100, float16, TFLOP/s (2026-12-06; cuBLAS 17.1 and 41.2):
+// - a @ W2^T of the MNIST benchmark 7.99 against gemm_rows.comp's r12k's
+//   7.83 (with the split sum of the day), linear 16 x 4096 -> 14336 9.87
+//   against r16k's 11.3;
+// - reading B from memory per column instead, each team its own (loads
+//   inside each column's `if (c < cols)`): 5.69 and 8.02 in an earlier run
+//   (r16k 7.34 and 11.2), whatever the workgroup count;
+// - the first form, a block of 4 rows a workgroup of 64: 3.02 and 5.36.
 //
 // SCALAR (the "any" variant): one value a step instead of a vector, for
 // operands that are not vector-loadable (K or a stride not a multiple of
@@ -66,9 +63,7 @@ const int CW = VEC;
 RAW load_raw(uint64_t address) { return Raw16(address).v; }
 #endif
 
-#ifdef B_SHARED
 shared RAW b_tile[COLS][LANES];
-#endif
 
 void main() {
   Params p = Params(args.meta);
@@ -98,7 +93,6 @@ void main() {
   RAW now[RB];
   [[unroll]] for (int r = 0; r < RB; ++r)
     now[r] = r < rows && k < k_end ? load_raw(a + uint64_t(r) * a_row + uint64_t(k) * X_BYTES) : RAW(0);
-#ifdef B_SHARED
   // Invocation t stages (column, lane) t, t + WORKGROUP, ... of a step.
   const int BV = (COLS * LANES + WORKGROUP - 1) / WORKGROUP;
   RAW bn[BV];
@@ -126,16 +120,6 @@ void main() {
     [[unroll]] for (int c = 0; c < COLS; ++c) {
       if (c < cols) {
         RAW w = b_tile[c][lane];
-#else
-  for (; rows > 0 && k < k_end; k += stride) {
-    RAW next[RB];
-    [[unroll]] for (int r = 0; r < RB; ++r)
-      next[r] = r < rows && k + stride < k_end ? load_raw(a + uint64_t(r) * a_row + uint64_t(k + stride) * X_BYTES)
-                                               : RAW(0);
-    [[unroll]] for (int c = 0; c < COLS; ++c) {
-      if (c < cols) {
-        RAW w = load_raw(b + uint64_t(c) * b_col + uint64_t(k) * X_BYTES);
-#endif
         [[unroll]] for (int e = 0; e < CW; ++e) {
           float bv = element(w, e);
           [[unroll]] for (int r = 0; r < RB; ++r) acc[r][c] += element(now[r], e) * bv;
@@ -143,10 +127,8 @@ void main() {
       }
     }
     [[unroll]] for (int r = 0; r < RB; ++r) now[r] = next[r];
-#ifdef B_SHARED
     barrier();
     STASH_B()
-#endif
   }
 
   // Row r of every team: the team's lanes' sums, added in lane order by

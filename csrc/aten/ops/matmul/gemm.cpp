@@ -67,13 +67,12 @@ constexpr Tile kTiles[] = {{"t64", false, false, 64, 64, 16, "gemm_tiled"},
                            {"t128wv", false, true, 128, 128, 8, "gemm_tiled"},
                            {"rows16", false, false, 0, 0, 0, "gemm_rows"},
                            {"d128", true, true, 128, 128, 32, "gemm_coop"},
-                           {"dots", false, false, 0, 0, 0, "gemm_dot"},
                            {"q128", true, true, 128, 128, 32, "gemm_coop_phases"}};
 constexpr const Tile &kT64 = kTiles[0], &kT128 = kTiles[1], &kS128 = kTiles[2], &kS256 = kTiles[3],
                      &kV128 = kTiles[6], &kV256 = kTiles[7], &kT128W = kTiles[9],
                      &kDot = kTiles[10], &kRows = kTiles[11], &kRowsK = kTiles[12],
                      &kSmallK = kTiles[13], &kT128WV = kTiles[14], &kRows16 = kTiles[15],
-                     &kDotShared = kTiles[17], &kPhases = kTiles[18];
+                     &kPhases = kTiles[17];
 // The larger tiles of a tier are used once the output has this many of
 // them and K is at least the tier's minimum below (H200, float16 8192^3: s256
 // 205 against s128's 191 TFLOP/s, 4096^3 with 512 tiles: 187 against 169;
@@ -205,12 +204,9 @@ bool vector_loadable(const at::Tensor& t, int64_t batch_stride, int64_t rows, in
 //   10.3 against 1.32 and 5.54.
 // - gemm_dot.comp: at most kThin columns, both operands contiguous along K;
 //   taken only when forced (TORCHVULKAN_GEMM_TILE=dot). Same machine,
-//   float16, its teams of 32 invocations reading rows of A: a @ W2^T 5.69
-//   against r16k's 7.34 (float32 3.62 against 5.32), linear 16 x 4096 ->
-//   14336 8.02 against 11.2; 160-170 us for a @ W2^T with 256 to 2,048
-//   workgroups. Its first form (blocks of 4 rows, 64 invocations) ran 3.02
-//   and 5.36. TORCHVULKAN_GEMM_TILE=dots takes its vecs variant (B staged
-//   in shared memory), not measured yet.
+//   float16, its teams of 32 invocations reading rows of A with B staged in
+//   shared memory: a @ W2^T 7.99 against r12k's 7.83, linear 16 x 4096 ->
+//   14336 9.87 against r16k's 11.3 (gemm_dot.comp has its earlier forms).
 // - gemm_small_k.comp: at most kShortK values of K, B contiguous along N in
 //   16-byte vectors, such as the MNIST benchmark's g2 @ W2 (K = 10): same
 //   run, 10.7 TFLOP/s against the tiles' 8.82 in float16 (cuBLAS 16.3), 9.19
@@ -229,8 +225,7 @@ constexpr int64_t kShortKRows = 32;  // gemm_small_k.comp's rows per workgroup (
 bool thin_allowed(const Tile& kernel) {
   const Tile* forced = forced_tile();
   if (!forced) return &kernel != &kDot;
-  return forced == &kernel || (forced == &kRows16 && (&kernel == &kRows || &kernel == &kRowsK)) ||
-         (forced == &kDotShared && &kernel == &kDot);
+  return forced == &kernel || (forced == &kRows16 && (&kernel == &kRows || &kernel == &kRowsK));
 }
 
 // (batch, row, col) strides of a 2-D or 3-D tensor; a 2-D one repeats per batch.
@@ -351,9 +346,7 @@ void launch_thin(rt::Device& dev, const Tile& thin, std::vector<int64_t>& meta, 
   count_tier(thin.name);
   std::string dtype = dtype_name(out.scalar_type());
   bool twelve = M <= 12 && out.element_size() == 2 && forced_tile() != &kRows16;
-  const char* variant = dot       ? (!dot_vectors                   ? ".any."
-                                     : forced_tile() == &kDotShared ? ".vecs."
-                                                                    : ".vec.")
+  const char* variant = dot       ? (dot_vectors ? ".vec." : ".any.")
                         : short_k ? ".k16."
                         : rows    ? (twelve ? ".r12." : ".r16.")
                                   : (twelve ? ".r12k." : ".r16k.");

@@ -181,7 +181,7 @@ def _check_epilogue(dtype, tol, w_stored_transposed):
 # a few inputs) as the transposed product, rows cut inside a team's 4 and
 # the workgroup's 32 (whole teams idle), K not a multiple of a team's
 # stride, batches, alpha, beta, the bias and both activations.
-@pytest.mark.skipif(os.environ.get("TORCHVULKAN_GEMM_TILE") not in ("dot", "dots"), reason="runs under test_forced_dot")
+@pytest.mark.skipif(os.environ.get("TORCHVULKAN_GEMM_TILE") != "dot", reason="runs under test_forced_dot")
 @pytest.mark.parametrize("dtype", [torch.float32, torch.float16, torch.bfloat16])
 def test_dot_products(dtype, no_fallback):
     tol = dict(rtol=2e-2, atol=1e-1) if dtype != torch.float32 else dict(rtol=1e-4, atol=1e-4)
@@ -192,18 +192,15 @@ def test_dot_products(dtype, no_fallback):
                              (1, 9, 5000, 1)]:
         a, w = torch.randn(batches, m, k, dtype=dtype), torch.randn(batches, n, k, dtype=dtype)
         da, dw = a.to("vulkan"), w.to("vulkan")
-        shared = os.environ.get("TORCHVULKAN_GEMM_TILE") == "dots"
-        form = ("vecs" if shared else "vec") if k % (16 // a.element_size()) == 0 else "any"
+        form = "vec" if k % (16 // a.element_size()) == 0 else "any"
         assert kernels_of(lambda: torch.bmm(da, dw.mT))[0] == f"gemm_dot.{form}.{name}"
         expected = (a.double() @ w.double().mT).to(dtype)
         torch.testing.assert_close(torch.bmm(da, dw.mT).cpu(), expected, **tol)
     _check_epilogue(dtype, tol, w_stored_transposed=True)
 
 
-@pytest.mark.parametrize("tile", ["dot", "dots"])
-def test_forced_dot(tile):
-    # dots: the vecs variant, B staged in shared memory.
-    pytest_with_tile(__file__, tile, "test_dot_products or test_odd_shapes or test_split_k or gradients")
+def test_forced_dot():
+    pytest_with_tile(__file__, "dot", "test_dot_products or test_odd_shapes or test_split_k or gradients")
 
 
 def _rows_kernel(dtype, m, k_major):
