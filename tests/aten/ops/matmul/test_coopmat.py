@@ -12,8 +12,6 @@ activations.
 """
 
 import os
-import subprocess
-import sys
 
 import pytest
 import torch
@@ -150,38 +148,33 @@ def test_aligned_product_takes_the_configured_kernel(dtype, no_fallback):
     assert kernels_of(lambda: a @ b) == [f"{kernel}.{tile}_nn.{_SHORT[dtype]}"]
 
 
+def _require_pipeline(name):
+    """Skips unless the build has kernel `name` and this device can make it."""
+    if not (_has_tier(torch.float16) and name in torchvulkan._C.kernel_names()):
+        pytest.skip(f"no {name} in this build or no float16 tier on this device")
+    try:
+        torchvulkan._C.pipeline_statistics(name, 0)  # makes the pipeline, or says why it cannot
+    except RuntimeError as error:
+        pytest.skip(str(error))
+
+
 @pytest.mark.parametrize("tile", ["s128", "s256", "v256", "d128", "c128", "c256"])
 def test_forced_tiles(tile):
     # Every check above with one configuration forced in a child process
     # (the choice is read once per process): the s tiles on vector-loadable
     # operands too (the tier picks v there), v256 on small products, d128
-    # (two shared stages, forced only until measured), and
-    # gemm_coop2.comp (VK_NV_cooperative_matrix2), never picked by itself
-    # (slower than gemm_coop.comp on the H200, gemm.cpp). Products a
-    # configuration does not take stay on the tier's own choice.
-    name = f"{'gemm_coop2' if tile[0] == 'c' else 'gemm_coop'}.{tile}_nn.f16"
-    if not (_has_tier(torch.float16) and name in torchvulkan._C.kernel_names()):
-        pytest.skip(f"no {name} in this build or no float16 tier on this device")
-    try:
-        torchvulkan._C.pipeline_statistics(name, 0)  # makes the pipeline, or says why it cannot
-    except RuntimeError as error:
-        pytest.skip(str(error))
-    env = dict(os.environ, TORCHVULKAN_GEMM_TILE=tile, TORCHVULKAN_STRICT="1")
-    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", __file__,
-                           "-k", "not test_forced_tiles"], env=env, capture_output=True, text=True)
-    assert proc.returncode == 0, proc.stdout[-3000:]
+    # (two shared stages, forced only), and gemm_coop2.comp
+    # (VK_NV_cooperative_matrix2), never picked by itself (slower than
+    # gemm_coop.comp on the H200, gemm.cpp). Products a configuration does
+    # not take stay on the tier's own choice.
+    _require_pipeline(f"{'gemm_coop2' if tile[0] == 'c' else 'gemm_coop'}.{tile}_nn.f16")
+    pytest_with_tile(__file__, tile, "not test_forced_tiles and not test_phase_stamps")
 
 
 def test_phase_stamps():
     # q128 (gemm_coop_phases: v128 writing clock stamps for
     # benchmark/coop_phases.py) in a child process, as the tile is forced.
-    name = "gemm_coop_phases.q128_nn.f16"
-    if not (_has_tier(torch.float16) and name in torchvulkan._C.kernel_names()):
-        pytest.skip(f"no {name} in this build or no float16 tier on this device")
-    try:
-        torchvulkan._C.pipeline_statistics(name, 0)  # makes the pipeline, or says why it cannot
-    except RuntimeError as error:
-        pytest.skip(str(error))
+    _require_pipeline("gemm_coop_phases.q128_nn.f16")
     pytest_with_tile(__file__, "q128", "stamps_in_order")
 
 
