@@ -30,7 +30,7 @@ const int ROUND = 32;
 // of 1,024 splits) / g @ W at h = 393216 (100,352 sums of 37 splits):
 // - one invocation a sum: 30.8 us / -, 16 rounds of memory latency;
 // - 32 adjacent invocations a sum (each reading 4 bytes of a different
-//   32-byte sector), workgroups of 64: 16.4 / about 18 us;
+//   32-byte sector), workgroups of 64: 16.4 / not timed;
 // - as here, workgroups of 256, at most 8 lanes: 22.5 / 19.2 us (fewer
 //   loads in flight);
 // - as here, workgroups of 1,024 (the gemm variant), at most 32 lanes:
