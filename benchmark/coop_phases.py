@@ -1,9 +1,11 @@
-"""Where the tensor-core kernel's time goes, workgroup by workgroup.
+"""Where a matrix-product kernel's time goes, workgroup by workgroup.
 
-Runs gemm_tiles.py's float16 cases on q128 (TORCHVULKAN_GEMM_TILE=q128:
-gemm_coop.comp's v128 with PHASES, which writes clock stamps; the device
-needs VK_KHR_shader_clock) and reads each workgroup's stamps back
-(torchvulkan._C.gemm_phase_stamps). Per case:
+Runs gemm_tiles.py's cases on a phases configuration, which writes clock
+stamps (matmul/phase_stamps.glsl; the device needs VK_KHR_shader_clock):
+q128, the tensor-core tier's v128 (float16), or qt128, the portable tier's
+t128wv (float32 where the tensor-core tier takes the 16-bit types), and
+reads each workgroup's stamps back (torchvulkan._C.gemm_phase_stamps). Per
+case:
 - the kernel's time (kernel_times.py's GPU timestamps) and TFLOP/s;
 - the span from the first workgroup's start to the last one's end on the
   device clock, and how many workgroups were in flight on average (their
@@ -14,27 +16,27 @@ needs VK_KHR_shader_clock) and reads each workgroup's stamps back
   epilogue (from the loop's last barrier to the last store issued), and
   the loop's cycles a step of K against the workgroup's multiplications.
 
-    python benchmark/coop_phases.py [--match "g^T@x,4096^3"]
+    python benchmark/coop_phases.py [--tile q128|qt128] [--dtype float16] [--match "g^T@x,4096^3"] [--quick]
 """
 
 import argparse
 import os
 
-os.environ["TORCHVULKAN_GEMM_TILE"] = "q128"
+import torch
 
-import torch  # noqa: E402
+import torchvulkan
+from gemm_tiles import CASES, QUICK, operands
+from kernel_times import kernel_times
+from timing import warm_up
 
-import torchvulkan  # noqa: E402
-from gemm_tiles import CASES, operands  # noqa: E402
-from kernel_times import kernel_times  # noqa: E402
-from timing import warm_up  # noqa: E402
+STEP_K = {"q128": 32, "qt128": 8}  # each configuration's step of K (128 x 128 tiles)
 
 
 def percentile(values, q):
     return values.float().quantile(q).item()
 
 
-def report(name, stamps, kernel_us, flops, steps):
+def report(name, stamps, kernel_us, flops, steps, step_k):
     start_ns, start_cycles, staged, looped, finished, end_ns = stamps.unbind(1)
     span = (end_ns.max() - start_ns.min()).item()
     lifetimes = end_ns - start_ns
@@ -55,9 +57,8 @@ def report(name, stamps, kernel_us, flops, steps):
               f"p90 {p90:9.0f} ({p90 / ghz / 1e3:7.2f} us)")
     if steps > 1:
         per_step = percentile(looped - staged, 0.5) / (steps - 1)
-        # 128 x 128 x 32 a step: 2 * 128 * 128 * 32 flops.
         print(f"  loop: {per_step:.0f} cycles a step of K after the first ({steps} steps), "
-              f"{2 * 128 * 128 * 32 / per_step:.0f} flops a cycle for the workgroup")
+              f"{2 * 128 * 128 * step_k / per_step:.0f} flops a cycle for the workgroup")
     # When the workgroups started: the last ones start how long before the end.
     late = (end_ns.max() - start_ns.max()).item()
     print(f"  last start {late / 1e3:.1f} us before the end; first end "
@@ -66,22 +67,29 @@ def report(name, stamps, kernel_us, flops, steps):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--match", default="g^T@x,x@W^T,4096^3,8192^3",
+    parser.add_argument("--tile", default="q128", choices=sorted(STEP_K))
+    parser.add_argument("--dtype", default="float16")
+    parser.add_argument("--match", default="g^T@x,x@W^T,4096^3,8192^3,256^3",
                         help="comma-separated parts of gemm_tiles.py's case names")
+    parser.add_argument("--quick", action="store_true", help="small sizes, for a CPU driver")
     args = parser.parse_args()
-    for case in CASES:
+    # Read at the first product (csrc/aten/ops/matmul/gemm.cpp's forced_tile).
+    os.environ["TORCHVULKAN_GEMM_TILE"] = args.tile
+    step_k = STEP_K[args.tile]
+    for case in QUICK if args.quick else CASES:
         name, (m, k, n), _, _, batch = case
         if not any(part in name for part in args.match.split(",")):
             continue
-        a, b = operands(torch, case, torch.float16, "vulkan")
+        a, b = operands(torch, case, getattr(torch, args.dtype), "vulkan")
         fn = lambda: torch.matmul(a, b)  # noqa: E731
         warm_up(fn, "vulkan")
         times = kernel_times(fn, 5)
-        kernel = next(k for k in times if k.startswith("gemm_coop_phases"))
+        kernel = next(k for k in times if "_phases." in k)
         kernel_us = sorted(times[kernel])[len(times[kernel]) // 2] / 1e3
         fn()
         torch.vulkan.synchronize()
-        report(name, torchvulkan._C.gemm_phase_stamps().cpu(), kernel_us, 2 * m * n * k * batch, (k + 31) // 32)
+        report(name, torchvulkan._C.gemm_phase_stamps().cpu(), kernel_us, 2 * m * n * k * batch,
+               (k + step_k - 1) // step_k, step_k)
         del a, b
 
 

@@ -52,15 +52,9 @@
 #extension GL_EXT_control_flow_attributes : require
 
 // PHASES (gemm_coop_phases, the q tiles: v128 with clocks, forced only, for
-// benchmark/coop_phases.py): invocation 0 of each workgroup writes the
-// device's clock at its start and end and the SM's cycle counter at four
-// points (start, step 0 staged, loop done, epilogue done) to the stamps
-// buffer of parameter word 28, six uint64 a workgroup.
-#ifdef PHASES
-#extension GL_ARB_shader_clock : require
-#extension GL_EXT_shader_realtime_clock : require
-#endif
-
+// benchmark/coop_phases.py): the device's clock at the workgroup's start
+// and end and the SM's cycle counter at four points (start, step 0 staged,
+// loop done, epilogue done), by matmul/phase_stamps.glsl.
 #if defined(X_DT_BF16)
 #extension GL_EXT_bfloat16 : require
 #define ELEM bfloat16_t
@@ -69,6 +63,7 @@
 #endif
 
 #include "common/math.glsl"
+#include "matmul/phase_stamps.glsl"
 #include "matmul/tile_order.glsl"
 
 layout(push_constant) uniform Args {
@@ -83,18 +78,6 @@ layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer Par
 
 #include "matmul/float_epilogue.glsl"
 layout(buffer_reference, std430, buffer_reference_align = 16) buffer Vec8 { uvec4 v; };
-
-#ifdef PHASES
-layout(buffer_reference, std430, buffer_reference_align = 8) buffer Stamp { uint64_t v; };
-void stamp(Params p, int which, bool realtime) {
-  if (gl_LocalInvocationIndex != 0) return;
-  uint64_t group = uint64_t(gl_WorkGroupID.y) * gl_NumWorkGroups.x + gl_WorkGroupID.x;
-  Stamp(uint64_t(p.v[28]) + (group * 6u + uint64_t(which)) * 8u).v = realtime ? clockRealtimeEXT() : clockARB();
-}
-#define STAMP(WHICH, REALTIME) stamp(p, WHICH, REALTIME);
-#else
-#define STAMP(WHICH, REALTIME)
-#endif
 
 const int T = 16;
 // VECTORS (the v tiles; the host takes them when both operands are
@@ -230,8 +213,6 @@ uvec4 load8(Operand o, uint64_t address, int j) {
 
 void main() {
   Params p = Params(args.meta);
-  STAMP(0, true)
-  STAMP(1, false)
   int64_t M = p.v[4], N = p.v[5], K = p.v[6];
   int64_t tiles_m = (M + BM - 1) / BM, tiles_n = (N + BN - 1) / BN;
   uint64_t group = uint64_t(gl_WorkGroupID.y) * gl_NumWorkGroups.x + gl_WorkGroupID.x;
@@ -240,7 +221,9 @@ void main() {
   group /= uint64_t(splits);
   int64_t k_begin = split * chunk, k_end = min(K, k_begin + chunk);
   int64_t batch = int64_t(group) / (tiles_m * tiles_n);
-  if (batch >= p.v[7]) return;
+  if (batch >= p.v[7]) return;  // (before the stamps: a grid's padding has no row of them)
+  STAMP(0, true)
+  STAMP(1, false)
   i64vec2 tile = tile_in_band(int64_t(group) - batch * tiles_m * tiles_n, tiles_m, tiles_n);
   int64_t m0 = tile.x * BM, n0 = tile.y * BN;
   int flags = int(p.v[23]);

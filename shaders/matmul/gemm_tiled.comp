@@ -42,6 +42,7 @@
 #extension GL_EXT_control_flow_attributes : require
 
 #include "common/math.glsl"
+#include "matmul/phase_stamps.glsl"
 #include "matmul/tile_order.glsl"
 
 layout(push_constant) uniform Args {
@@ -186,7 +187,9 @@ void main() {
   group /= uint64_t(splits);
   int64_t k_begin = split * chunk, k_end = min(K, k_begin + chunk);
   int64_t batch = int64_t(group) / (tiles_m * tiles_n);
-  if (batch >= p.v[7]) return;
+  if (batch >= p.v[7]) return;  // (before the stamps: a grid's padding has no row of them)
+  STAMP(0, true)
+  STAMP(1, false)
   i64vec2 tile = tile_in_band(int64_t(group) - batch * tiles_m * tiles_n, tiles_m, tiles_n);
   int64_t m0 = tile.x * BM, n0 = tile.y * BN;
   int flags = int(p.v[23]);
@@ -249,6 +252,7 @@ void main() {
   LOAD_TILE(k_begin)
   STORE_TILE(0)
   barrier();
+  STAMP(2, false)
   for (int s = 0; s < steps; ++s) {
     int cur = s & 1;
     bool more = s + 1 < steps;
@@ -269,6 +273,7 @@ void main() {
     }
     barrier();
   }
+  STAMP(3, false)
 
   ACC_T alpha = ACC_BITS(p.v[20]), beta = ACC_BITS(p.v[21]);
   int activation = int(p.v[22]);
@@ -303,4 +308,9 @@ void main() {
       }
     }
   }
+#ifdef PHASES
+  barrier();
+  STAMP(4, false)
+  STAMP(5, true)
+#endif
 }

@@ -41,9 +41,9 @@ namespace {
 // memory 112 -> 48 bytes, no faster.) d128, v128 in two shared stages (one
 // barrier a step), is taken only when forced: its first form lost (H100,
 // 2026-12-06: 187 against 253 TFLOP/s at 4096^3), its second is not
-// measured yet (gemm_coop.comp). q128
-// (gemm_coop_phases) is v128 writing clock stamps, for
-// benchmark/coop_phases.py: forced only, float16 only.
+// measured yet (gemm_coop.comp). q128 (gemm_coop_phases, float16 only) and
+// qt128 (gemm_tiled_phases) are v128 and t128wv writing clock stamps, for
+// benchmark/coop_phases.py: forced only.
 struct Tile {
   const char* name;
   bool coop, vectors;  // tensor-core tier; both operands vector-loadable only
@@ -67,12 +67,13 @@ constexpr Tile kTiles[] = {{"t64", false, false, 64, 64, 16, "gemm_tiled"},
                            {"t128wv", false, true, 128, 128, 8, "gemm_tiled"},
                            {"rows16", false, false, 0, 0, 0, "gemm_rows"},
                            {"d128", true, true, 128, 128, 32, "gemm_coop"},
-                           {"q128", true, true, 128, 128, 32, "gemm_coop_phases"}};
+                           {"q128", true, true, 128, 128, 32, "gemm_coop_phases"},
+                           {"qt128", false, true, 128, 128, 8, "gemm_tiled_phases"}};
 constexpr const Tile &kT64 = kTiles[0], &kT128 = kTiles[1], &kS128 = kTiles[2], &kS256 = kTiles[3],
                      &kV128 = kTiles[6], &kV256 = kTiles[7], &kT128W = kTiles[9],
                      &kDot = kTiles[10], &kRows = kTiles[11], &kRowsK = kTiles[12],
                      &kSmallK = kTiles[13], &kT128WV = kTiles[14], &kRows16 = kTiles[15],
-                     &kPhases = kTiles[17];
+                     &kPhases = kTiles[17], &kTiledPhases = kTiles[18];
 // The larger tiles of a tier are used once the output has this many of
 // them and K is at least the tier's minimum below (H200, float16 8192^3: s256
 // 205 against s128's 191 TFLOP/s, 4096^3 with 512 tiles: 187 against 169;
@@ -510,8 +511,9 @@ void launch_gemm(const at::Tensor& a, const at::Tensor& b, const at::Tensor& out
   meta.push_back(through_workspace ? int64_t(address_of(workspace)) : 0);
   int64_t lanes = reduce_lanes(dev, out, batches * M * N, splits);
   meta.push_back(lanes);
-  // q128 (gemm_coop_phases): six clock stamps a workgroup, word 28.
-  if (&tile == &kPhases) {
+  // q128 and qt128 (the phases kernels): six clock stamps a workgroup, word 28.
+  bool stamps_out = &tile == &kPhases || &tile == &kTiledPhases;
+  if (stamps_out) {
     at::Tensor stamps = at::empty({tiles * splits, 6}, out.options().dtype(at::kLong));
     meta.push_back(int64_t(address_of(stamps)));
     accesses.push_back(span_of(stamps, true));
@@ -524,7 +526,7 @@ void launch_gemm(const at::Tensor& a, const at::Tensor& b, const at::Tensor& out
   }
   rt::Access partial_write = span_of(workspace, true), partial_read = span_of(workspace, false);
   std::vector<rt::Access> first = {accesses[0], accesses[1], partial_write};
-  if (&tile == &kPhases) first.push_back(accesses.back());
+  if (stamps_out) first.push_back(accesses.back());
   launch(kernel, static_cast<uint64_t>(tiles * splits) * kernel.workgroup_size, first);
   if (sums_are_out) return;
   std::vector<rt::Access> second = {partial_read, span_of(out, true)};

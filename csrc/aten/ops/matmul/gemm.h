@@ -19,8 +19,9 @@ void gemm(const at::Tensor& a, const at::Tensor& b, const at::Tensor& out, const
 // Launches per kernel tier so far ("tiled", "coopmat"), for seeing which ran.
 std::map<std::string, int64_t> gemm_tier_counts();
 
-// The last q128 product's clock stamps (TORCHVULKAN_GEMM_TILE=q128:
-// gemm_coop_phases), [workgroups, 6] int64 on its device: the device clock
+// The last q128 or qt128 product's clock stamps (TORCHVULKAN_GEMM_TILE=q128
+// or qt128: gemm_coop_phases, gemm_tiled_phases), [workgroups, 6] int64 on
+// its device: the device clock
 // at the workgroup's start, the SM's cycle counter at its start, once step 0
 // is staged, after the K loop and after the epilogue, the device clock at
 // its end (benchmark/coop_phases.py reads them). Undefined before one ran.
