@@ -84,7 +84,7 @@ def main():
         fn = lambda: torch.matmul(a, b)  # noqa: E731
         warm_up(fn, "vulkan")
         times = kernel_times(fn, 5)
-        kernel = next(k for k in times if "_phases." in k)
+        kernel = next(found for found in times if "_phases." in found)
         kernel_us = sorted(times[kernel])[len(times[kernel]) // 2] / 1e3
         fn()
         torch.vulkan.synchronize()
