@@ -138,3 +138,25 @@ def pytest_with_tile(path, tile, selection):
     proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", path, "-k", selection],
                           env=env, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stdout[-3000:]
+
+
+def require_pipeline(name):
+    """Skips unless the build has kernel `name` and this device can make its
+    pipeline (a forced configuration's, before running it in a child)."""
+    if name not in torchvulkan._C.kernel_names():
+        pytest.skip(f"no {name} in this build")
+    try:
+        torchvulkan._C.pipeline_statistics(name, 0)  # makes the pipeline, or says why it cannot
+    except RuntimeError as error:
+        pytest.skip(str(error))
+
+
+def assert_phase_stamps(workgroups):
+    """The last phases product's stamps (q128, qt128: gemm_phase_stamps) have
+    a row a workgroup, each in order: start, step 0 staged, K loop done,
+    epilogue done on the cycle counter, start before end on the device clock."""
+    stamps = torchvulkan._C.gemm_phase_stamps().cpu()
+    assert stamps.shape == (workgroups, 6)
+    start_ns, start, staged, looped, finished, end_ns = stamps.unbind(1)
+    assert bool((start <= staged).all() and (staged <= looped).all() and (looped <= finished).all())
+    assert bool((start_ns <= end_ns).all())

@@ -416,11 +416,7 @@ void main() {
       }
       subgroupBarrier();
     }
-#ifdef PHASES
-    barrier();
-    STAMP(4, false)
-    STAMP(5, true)
-#endif
+    STAMP_END()
     return;
   }
   [[unroll]] for (int i = 0; i < FM; ++i) {
@@ -446,9 +442,5 @@ void main() {
       subgroupBarrier();
     }
   }
-#ifdef PHASES
-  barrier();
-  STAMP(4, false)
-  STAMP(5, true)
-#endif
+  STAMP_END()
 }

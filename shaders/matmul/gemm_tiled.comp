@@ -308,9 +308,5 @@ void main() {
       }
     }
   }
-#ifdef PHASES
-  barrier();
-  STAMP(4, false)
-  STAMP(5, true)
-#endif
+  STAMP_END()
 }

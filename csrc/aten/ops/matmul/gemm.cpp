@@ -305,12 +305,18 @@ std::pair<at::Tensor, at::Tensor> bf16_operands(const at::Tensor& a, const at::T
   return {split_thirds(a, -1, true), split_thirds(b, -2, false)};
 }
 
-// gemm_splitk_reduce.comp for out's dtype: workgroups of 1,024 where the
-// device allows them (faster, see the source), else of 256.
-const rt::Kernel& reduce_kernel(rt::Device& dev, const at::Tensor& out) {
+// gemm_splitk_reduce.comp's workgroup (WORKGROUP of its variants in
+// variants.toml): 1,024 invocations where the device allows them (the gemm
+// variant, faster: see the source), else 256 (gemm256).
+int64_t reduce_workgroup(rt::Device& dev) {
   bool wide =
       dev.caps().max_workgroup_invocations >= 1024 && dev.caps().max_workgroup_size[0] >= 1024;
-  return dev.pipelines().get(std::string("gemm_splitk_reduce.") + (wide ? "gemm." : "gemm256.") +
+  return wide ? 1024 : 256;
+}
+
+const rt::Kernel& reduce_kernel(rt::Device& dev, const at::Tensor& out) {
+  return dev.pipelines().get(std::string("gemm_splitk_reduce.") +
+                             (reduce_workgroup(dev) == 1024 ? "gemm." : "gemm256.") +
                              dtype_name(out.scalar_type()));
 }
 
@@ -318,9 +324,8 @@ const rt::Kernel& reduce_kernel(rt::Device& dev, const at::Tensor& out) {
 // for about 64K invocations in all, each taking at least 16 splits, and at
 // most its workgroup over 32, so that each subgroup reads 32 consecutive
 // sums.
-int64_t reduce_lanes(rt::Device& dev, const at::Tensor& out, int64_t sums, int64_t splits) {
-  if (splits < 16) return 1;  // (dtypes without split-K have no reduction kernel to ask)
-  int64_t lanes = 1, most = reduce_kernel(dev, out).workgroup_size / 32;
+int64_t reduce_lanes(rt::Device& dev, int64_t sums, int64_t splits) {
+  int64_t lanes = 1, most = reduce_workgroup(dev) / 32;
   while (lanes < most && sums * lanes < 65536 && splits >= lanes * 16) lanes *= 2;
   return lanes;
 }
@@ -367,7 +372,7 @@ void launch_thin(rt::Device& dev, const Tile& thin, std::vector<int64_t>& meta, 
       splits > 1 ? at::empty({splits * batches * M * N}, out.options().dtype(at::kFloat))
                  : at::Tensor();
   int64_t flags = (rows || short_k) && splits == 1 && out_vectors ? 4 : 0;
-  int64_t lanes = reduce_lanes(dev, out, batches * M * N, splits);
+  int64_t lanes = reduce_lanes(dev, batches * M * N, splits);
   meta.insert(meta.end(), {flags, splits, chunk, int64_t(address_of(workspace)), lanes});
   uint64_t args = 0;  // the kernels' only push constant: the parameter block's address
   auto dispatch = [&](const rt::Kernel& kernel, uint64_t invocations,
@@ -509,7 +514,7 @@ void launch_gemm(const at::Tensor& a, const at::Tensor& b, const at::Tensor& out
   meta.push_back(splits);
   meta.push_back(chunk);
   meta.push_back(through_workspace ? int64_t(address_of(workspace)) : 0);
-  int64_t lanes = reduce_lanes(dev, out, batches * M * N, splits);
+  int64_t lanes = reduce_lanes(dev, batches * M * N, splits);
   meta.push_back(lanes);
   // q128 and qt128 (the phases kernels): six clock stamps a workgroup, word 28.
   bool stamps_out = &tile == &kPhases || &tile == &kTiledPhases;

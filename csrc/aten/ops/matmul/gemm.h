@@ -21,10 +21,10 @@ std::map<std::string, int64_t> gemm_tier_counts();
 
 // The last q128 or qt128 product's clock stamps (TORCHVULKAN_GEMM_TILE=q128
 // or qt128: gemm_coop_phases, gemm_tiled_phases), [workgroups, 6] int64 on
-// its device: the device clock
-// at the workgroup's start, the SM's cycle counter at its start, once step 0
-// is staged, after the K loop and after the epilogue, the device clock at
-// its end (benchmark/coop_phases.py reads them). Undefined before one ran.
+// its device: the device clock at the workgroup's start, the SM's cycle
+// counter at its start, once step 0 is staged, after the K loop and after
+// the epilogue, the device clock at its end (benchmark/coop_phases.py reads
+// them). Undefined before one ran.
 at::Tensor gemm_phase_stamps();
 
 }  // namespace torchvulkan

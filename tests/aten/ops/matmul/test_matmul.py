@@ -3,8 +3,7 @@ import os
 import pytest
 import torch
 
-import torchvulkan
-from tests.helpers import kernels_of, pytest_with_tile
+from tests.helpers import assert_phase_stamps, kernels_of, pytest_with_tile, require_pipeline
 from tests.opinfo import check_op, parametrize
 
 OPS = ["mm", "addmm", ("addmm", "decomposed"), "bmm", "baddbmm", "matmul", "nn.functional.linear", "mv", "addmv",
@@ -307,13 +306,7 @@ def test_small_k_products(dtype, no_fallback):
 def test_tiled_phase_stamps():
     # qt128 (gemm_tiled_phases: t128wv writing clock stamps for
     # benchmark/coop_phases.py) in a child process, as the tile is forced.
-    name = "gemm_tiled_phases.qt128.f32"
-    if name not in torchvulkan._C.kernel_names():
-        pytest.skip(f"no {name} in this build")
-    try:
-        torchvulkan._C.pipeline_statistics(name, 0)  # makes the pipeline, or says why it cannot
-    except RuntimeError as error:
-        pytest.skip(str(error))
+    require_pipeline("gemm_tiled_phases.qt128.f32")
     pytest_with_tile(__file__, "qt128", "tiled_stamps_in_order")
 
 
@@ -323,8 +316,4 @@ def test_tiled_stamps_in_order(no_fallback):
     da, db = a.to("vulkan"), b.to("vulkan")
     assert kernels_of(lambda: da @ db) == ["gemm_tiled_phases.qt128.f32"]
     torch.testing.assert_close((da @ db).cpu(), a @ b, rtol=1e-4, atol=1e-4)
-    stamps = torchvulkan._C.gemm_phase_stamps().cpu()
-    assert stamps.shape == (3 * 3, 6)  # one row a 128x128 tile
-    start_ns, start, staged, looped, finished, end_ns = stamps.unbind(1)
-    assert bool((start <= staged).all() and (staged <= looped).all() and (looped <= finished).all())
-    assert bool((start_ns <= end_ns).all())
+    assert_phase_stamps(3 * 3)  # a 128x128 tile a workgroup
