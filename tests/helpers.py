@@ -130,11 +130,11 @@ def kernels_of(fn) -> list:
     return [name for name, _ in torchvulkan._C.kernel_times(0)]
 
 
-def pytest_with_tile(path, tile, selection):
+def pytest_with_tile(path, tile, selection, **variables):
     """Runs the tests of `path` matching `selection` (pytest -k) in a child
-    process with TORCHVULKAN_GEMM_TILE=`tile` (read once per process) and
-    strict mode; asserts they pass."""
-    env = dict(os.environ, TORCHVULKAN_GEMM_TILE=tile, TORCHVULKAN_STRICT="1")
+    process with TORCHVULKAN_GEMM_TILE=`tile` (read once per process), strict
+    mode and any other environment `variables`; asserts they pass."""
+    env = dict(os.environ, TORCHVULKAN_GEMM_TILE=tile, TORCHVULKAN_STRICT="1", **variables)
     proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", path, "-k", selection],
                           env=env, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stdout[-3000:]

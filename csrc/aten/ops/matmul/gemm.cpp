@@ -68,12 +68,13 @@ constexpr Tile kTiles[] = {{"t64", false, false, 64, 64, 16, "gemm_tiled"},
                            {"rows16", false, false, 0, 0, 0, "gemm_rows"},
                            {"d128", true, true, 128, 128, 32, "gemm_coop"},
                            {"q128", true, true, 128, 128, 32, "gemm_coop_phases"},
-                           {"qt128", false, true, 128, 128, 8, "gemm_tiled_phases"}};
+                           {"qt128", false, true, 128, 128, 8, "gemm_tiled_phases"},
+                           {"p128", true, true, 128, 128, 32, "gemm_coop_stream"}};
 constexpr const Tile &kT64 = kTiles[0], &kT128 = kTiles[1], &kS128 = kTiles[2], &kS256 = kTiles[3],
                      &kV128 = kTiles[6], &kV256 = kTiles[7], &kT128W = kTiles[9],
                      &kDot = kTiles[10], &kRows = kTiles[11], &kRowsK = kTiles[12],
                      &kSmallK = kTiles[13], &kT128WV = kTiles[14], &kRows16 = kTiles[15],
-                     &kPhases = kTiles[17], &kTiledPhases = kTiles[18];
+                     &kPhases = kTiles[17], &kTiledPhases = kTiles[18], &kStream = kTiles[19];
 // The larger tiles of a tier are used once the output has this many of
 // them and K is at least the tier's minimum below (H200, float16 8192^3: s256
 // 205 against s128's 191 TFLOP/s, 4096^3 with 512 tiles: 187 against 169;
@@ -139,6 +140,19 @@ const Tile& pick_tile(bool coop, bool coop2, bool vectors, bool float32, int64_t
                  K >= (coop ? kWideTilesMinK : kT128MinK)
              ? large
              : small;
+}
+
+// The output tiles a workgroup of p128 multiplies: TORCHVULKAN_GEMM_ITEMS
+// where set (for measuring), else enough for about kStreamGroups workgroups,
+// at most kStreamItems.
+constexpr int64_t kStreamGroups = 1024, kStreamItems = 8;
+int64_t stream_items(int64_t work) {
+  static const int64_t forced = [] {
+    const char* items = std::getenv("TORCHVULKAN_GEMM_ITEMS");
+    return items ? std::max<int64_t>(1, std::atoll(items)) : 0;
+  }();
+  if (forced) return forced;
+  return std::clamp<int64_t>(work / kStreamGroups, 1, kStreamItems);
 }
 
 std::mutex tier_mutex;
@@ -518,21 +532,27 @@ void launch_gemm(const at::Tensor& a, const at::Tensor& b, const at::Tensor& out
   meta.push_back(lanes);
   // q128 and qt128 (the phases kernels): six clock stamps a workgroup, word 28.
   bool stamps_out = &tile == &kPhases || &tile == &kTiledPhases;
+  at::Tensor stamps;
   if (stamps_out) {
-    at::Tensor stamps = at::empty({tiles * splits, 6}, out.options().dtype(at::kLong));
-    meta.push_back(int64_t(address_of(stamps)));
+    stamps = at::empty({tiles * splits, 6}, out.options().dtype(at::kLong));
     accesses.push_back(span_of(stamps, true));
     std::lock_guard<std::mutex> lock(tier_mutex);
     last_stamps() = stamps;
   }
+  meta.push_back(stamps_out ? int64_t(address_of(stamps)) : 0);
+  // p128 (gemm_coop_stream): word 29, the output tiles (of each split) a
+  // workgroup multiplies in turn.
+  int64_t items = &tile == &kStream ? stream_items(tiles * splits) : 1;
+  meta.push_back(items);
+  uint64_t groups = static_cast<uint64_t>((tiles * splits + items - 1) / items);
   if (!through_workspace) {
-    launch(kernel, static_cast<uint64_t>(tiles) * kernel.workgroup_size, accesses);
+    launch(kernel, groups * kernel.workgroup_size, accesses);
     return;
   }
   rt::Access partial_write = span_of(workspace, true), partial_read = span_of(workspace, false);
   std::vector<rt::Access> first = {accesses[0], accesses[1], partial_write};
   if (stamps_out) first.push_back(accesses.back());
-  launch(kernel, static_cast<uint64_t>(tiles * splits) * kernel.workgroup_size, first);
+  launch(kernel, groups * kernel.workgroup_size, first);
   if (sums_are_out) return;
   std::vector<rt::Access> second = {partial_read, span_of(out, true)};
   if (bias.defined()) second.push_back(span_of(bias, false));

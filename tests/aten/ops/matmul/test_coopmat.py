@@ -144,8 +144,12 @@ def test_aligned_product_takes_the_configured_kernel(dtype, no_fallback):
     # vectors, nothing but alpha.
     a, b = torch.randn(256, 64).to(dtype).to("vulkan"), torch.randn(64, 384).to(dtype).to("vulkan")
     tile = os.environ.get("TORCHVULKAN_GEMM_TILE", "v128")
-    kernel = "gemm_coop2" if tile[0] == "c" else "gemm_coop"
-    assert kernels_of(lambda: a @ b) == [f"{kernel}.{tile}_nn.{_SHORT[dtype]}"]
+    assert kernels_of(lambda: a @ b) == [f"{_kernel(tile)}.{tile}_nn.{_SHORT[dtype]}"]
+
+
+def _kernel(tile):
+    """The kernel a configuration belongs to (variants.toml)."""
+    return {"c": "gemm_coop2", "p": "gemm_coop_stream"}.get(tile[0], "gemm_coop")
 
 
 def _require_pipeline(name):
@@ -155,17 +159,20 @@ def _require_pipeline(name):
     require_pipeline(name)
 
 
-@pytest.mark.parametrize("tile", ["s128", "s256", "v256", "d128", "c128", "c256"])
+@pytest.mark.parametrize("tile", ["s128", "s256", "v256", "d128", "p128", "c128", "c256"])
 def test_forced_tiles(tile):
     # Every check above with one configuration forced in a child process
     # (the choice is read once per process): the s tiles on vector-loadable
     # operands too (the tier picks v there), v256 on small products, d128
-    # (two shared stages, forced only), and gemm_coop2.comp
+    # (two shared stages, forced only), p128 (streaming three output tiles
+    # a workgroup, so that a workgroup's tiles, splits and batches follow one
+    # another in every product with more than one), and gemm_coop2.comp
     # (VK_NV_cooperative_matrix2), never picked by itself (slower than
     # gemm_coop.comp on the H200, gemm.cpp). Products a configuration does
     # not take stay on the tier's own choice.
-    _require_pipeline(f"{'gemm_coop2' if tile[0] == 'c' else 'gemm_coop'}.{tile}_nn.f16")
-    pytest_with_tile(__file__, tile, "not test_forced_tiles and not test_phase_stamps")
+    _require_pipeline(f"{_kernel(tile)}.{tile}_nn.f16")
+    items = {"TORCHVULKAN_GEMM_ITEMS": "3"} if tile == "p128" else {}
+    pytest_with_tile(__file__, tile, "not test_forced_tiles and not test_phase_stamps", **items)
 
 
 def test_phase_stamps():
