@@ -131,7 +131,7 @@ const Tile& pick_tile(bool coop, bool coop2, bool vectors, bool float32, int64_t
       (coop2 || std::string_view(forced->kernel) != "gemm_coop2") && (vectors || !forced->vectors))
     return *forced;
   const Tile &small = !coop     ? kT64
-                      : vectors ? kV128
+                      : vectors ? kStream
                                 : kS128,
              &large = !coop     ? (float32 ? (vectors ? kT128WV : kT128W) : kT128)
                       : vectors ? kV256
@@ -142,17 +142,17 @@ const Tile& pick_tile(bool coop, bool coop2, bool vectors, bool float32, int64_t
              : small;
 }
 
-// The output tiles a workgroup of p128 multiplies: TORCHVULKAN_GEMM_ITEMS
-// where set (for measuring), else enough for about kStreamGroups workgroups,
-// at most kStreamItems.
-constexpr int64_t kStreamGroups = 1024, kStreamItems = 8;
+// The work items (output tiles of a split) a workgroup of p128 multiplies:
+// TORCHVULKAN_GEMM_ITEMS where set (for measuring), else as many as leave
+// about kStreamGroups workgroups, all in flight at once on an H100 or H200
+// (two an SM on 132 SMs), so that none waits for a second round.
+constexpr int64_t kStreamGroups = 256;
 int64_t stream_items(int64_t work) {
   static const int64_t forced = [] {
     const char* items = std::getenv("TORCHVULKAN_GEMM_ITEMS");
     return items ? std::max<int64_t>(1, std::atoll(items)) : 0;
   }();
-  if (forced) return forced;
-  return std::clamp<int64_t>(work / kStreamGroups, 1, kStreamItems);
+  return forced ? forced : std::max<int64_t>(1, work / kStreamGroups);
 }
 
 std::mutex tier_mutex;
