@@ -41,7 +41,9 @@ namespace {
 // memory 112 -> 48 bytes, no faster.) d128, v128 in two shared stages (one
 // barrier a step), is taken only when forced: its first form lost (H100,
 // 2026-12-06: 187 against 253 TFLOP/s at 4096^3), its second is not
-// measured yet (gemm_coop.comp). q128 (gemm_coop_phases, float16 only) and
+// measured yet (gemm_coop.comp). p128 (gemm_coop_stream) is v128 with each
+// workgroup multiplying several output tiles in turn (STREAM there), taken
+// only when forced until measured on a GPU. q128 (gemm_coop_phases, float16 only) and
 // qt128 (gemm_tiled_phases) are v128 and t128wv writing clock stamps, for
 // benchmark/coop_phases.py: forced only.
 struct Tile {
@@ -131,7 +133,7 @@ const Tile& pick_tile(bool coop, bool coop2, bool vectors, bool float32, int64_t
       (coop2 || std::string_view(forced->kernel) != "gemm_coop2") && (vectors || !forced->vectors))
     return *forced;
   const Tile &small = !coop     ? kT64
-                      : vectors ? kStream
+                      : vectors ? kV128
                                 : kS128,
              &large = !coop     ? (float32 ? (vectors ? kT128WV : kT128W) : kT128)
                       : vectors ? kV256

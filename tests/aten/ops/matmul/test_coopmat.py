@@ -138,12 +138,12 @@ def test_linear_gradients(dtype, no_fallback):
 
 
 def test_aligned_product_takes_the_configured_kernel(dtype, no_fallback):
-    # The tier's own choice (p128: both operands vector-loadable), or the
+    # The tier's own choice (v128: both operands vector-loadable), or the
     # configuration forced by TORCHVULKAN_GEMM_TILE (test_forced_tiles), for
     # a product every one takes: operands in rows of 8-element-aligned
     # vectors, nothing but alpha.
     a, b = torch.randn(256, 64).to(dtype).to("vulkan"), torch.randn(64, 384).to(dtype).to("vulkan")
-    tile = os.environ.get("TORCHVULKAN_GEMM_TILE", "p128")
+    tile = os.environ.get("TORCHVULKAN_GEMM_TILE", "v128")
     assert kernels_of(lambda: a @ b) == [f"{_kernel(tile)}.{tile}_nn.{_SHORT[dtype]}"]
 
 
@@ -159,15 +159,14 @@ def _require_pipeline(name):
     require_pipeline(name)
 
 
-@pytest.mark.parametrize("tile", ["s128", "s256", "v128", "v256", "d128", "p128", "c128", "c256"])
+@pytest.mark.parametrize("tile", ["s128", "s256", "v256", "d128", "p128", "c128", "c256"])
 def test_forced_tiles(tile):
     # Every check above with one configuration forced in a child process
     # (the choice is read once per process): the s tiles on vector-loadable
-    # operands too (the tier picks p128 or v256 there), v128 (p128 without
-    # the stream), v256 on small products, d128 (two shared stages, forced
-    # only), p128 with three output tiles a workgroup (the tier's choice
-    # gives these small products one), so that a workgroup's tiles, splits
-    # and batches follow one another, and gemm_coop2.comp
+    # operands too (the tier picks v there), v256 on small products, d128
+    # (two shared stages, forced only), p128 (v128 streaming output tiles,
+    # forced only) with three of them a workgroup, so that a workgroup's
+    # tiles, splits and batches follow one another, and gemm_coop2.comp
     # (VK_NV_cooperative_matrix2), never picked by itself (slower than
     # gemm_coop.comp on the H200, gemm.cpp). Products a configuration does
     # not take stay on the tier's own choice.
