@@ -45,13 +45,13 @@
 // multiple of BK) and writes its raw float32 sums to a workspace [splits,
 // batches, M, N]; gemm_splitk_reduce.comp then adds the splits and applies
 // the epilogue.
+// Whenever the host passes a workspace, also with one split: a float32
+// product from bfloat16 operands (gemm.cpp's bf16_route) takes that path.
 //
 // STREAM (gemm_coop_stream, the p tiles): each workgroup multiplies
 // several work items in turn (items g, g + groups, ...; parameter word 29
 // says how many), its loads running two steps ahead through them, so that
 // one item's epilogue and last steps hide the next one's first loads.
-// Whenever the host passes a workspace, also with one split: a float32
-// product from bfloat16 operands (gemm.cpp's bf16_route) takes that path.
 #extension GL_KHR_cooperative_matrix : require
 #extension GL_KHR_memory_scope_semantics : require
 #extension GL_KHR_shader_subgroup_basic : require
@@ -287,12 +287,14 @@ void main() {
 #define LOADS(RA, RB) \
   [[unroll]] for (int j = 0; j < CA; ++j) RA[j] = load8(a, ad[j], j); \
   [[unroll]] for (int j = 0; j < CB; ++j) RB[j] = load8(b, bd[j], j);
-#define LOAD_FIRST(RA, RB) LOADS(RA, RB)
-#define LOAD_NEXT(RA, RB) \
+// Moves the loads on to the next step of K.
+#define ADVANCE() \
   a.k += BK; \
   b.k += BK; \
   [[unroll]] for (int j = 0; j < CA; ++j) ad[j] += a.step_bytes; \
-  [[unroll]] for (int j = 0; j < CB; ++j) bd[j] += b.step_bytes; \
+  [[unroll]] for (int j = 0; j < CB; ++j) bd[j] += b.step_bytes;
+#define LOAD_NEXT(RA, RB) \
+  ADVANCE() \
   LOADS(RA, RB)
 // Writes a tile held in registers to the shared stage.
 #define STASH_TILE(RA, RB) STASH_AT(RA, RB, 0)
@@ -349,10 +351,7 @@ void main() {
       AIM(next) \
     } \
   } else { \
-    a.k += BK; \
-    b.k += BK; \
-    [[unroll]] for (int j = 0; j < CA; ++j) ad[j] += a.step_bytes; \
-    [[unroll]] for (int j = 0; j < CB; ++j) bd[j] += b.step_bytes; \
+    ADVANCE() \
   } \
   if (lw < total) { LOADS(RA, RB) }
   LOADS(ra, rb)
@@ -379,7 +378,7 @@ void main() {
     // Two steps of loads in flight as below, and two stages: while stage 0
     // holds step s, step s + 1 is stored to stage 1 and multiplied after one
     // barrier, while step s + 2 goes to stage 0.
-    LOAD_FIRST(ra, rb)
+    LOADS(ra, rb)
     if (steps > 1) {
       LOAD_NEXT(ra2, rb2)
     }
@@ -414,7 +413,7 @@ void main() {
 #elif defined(VECTORS)
     // Two steps of loads in flight: step s's registers are refilled with step
     // s + 2 while step s + 1's are still arriving.
-    LOAD_FIRST(ra, rb)
+    LOADS(ra, rb)
     if (steps > 1) {
       LOAD_NEXT(ra2, rb2)
     }
@@ -437,7 +436,7 @@ void main() {
       COMPUTE()
     }
 #else
-    LOAD_FIRST(ra, rb)
+    LOADS(ra, rb)
     for (int s = 0; s < steps; ++s) {
       barrier();
       STASH_TILE(ra, rb)
