@@ -71,12 +71,14 @@ constexpr Tile kTiles[] = {{"t64", false, false, 64, 64, 16, "gemm_tiled"},
                            {"d128", true, true, 128, 128, 32, "gemm_coop"},
                            {"q128", true, true, 128, 128, 32, "gemm_coop_phases"},
                            {"qt128", false, true, 128, 128, 8, "gemm_tiled_phases"},
-                           {"p128", true, true, 128, 128, 32, "gemm_coop_stream"}};
+                           {"p128", true, true, 128, 128, 32, "gemm_coop_stream"},
+                           {"n16", false, false, 0, 0, 0, "gemm_coop_thin"}};
 constexpr const Tile &kT64 = kTiles[0], &kT128 = kTiles[1], &kS128 = kTiles[2], &kS256 = kTiles[3],
                      &kV128 = kTiles[6], &kV256 = kTiles[7], &kT128W = kTiles[9],
                      &kDot = kTiles[10], &kRows = kTiles[11], &kRowsK = kTiles[12],
                      &kSmallK = kTiles[13], &kT128WV = kTiles[14], &kRows16 = kTiles[15],
-                     &kPhases = kTiles[17], &kTiledPhases = kTiles[18], &kStream = kTiles[19];
+                     &kPhases = kTiles[17], &kTiledPhases = kTiles[18], &kStream = kTiles[19],
+                     &kCoopThin = kTiles[20];
 // The larger tiles of a tier are used once the output has this many of
 // them and K is at least the tier's minimum below (H200, float16 8192^3: s256
 // 205 against s128's 191 TFLOP/s, 4096^3 with 512 tiles: 187 against 169;
@@ -230,6 +232,8 @@ bool vector_loadable(const at::Tensor& t, int64_t batch_stride, int64_t rows, in
 //   against 2.51 in float32 (cuBLAS 8.78).
 constexpr int64_t kThin = 16, kDotRows = 32, kShortK = 16;
 constexpr int64_t kShortKRows = 32;  // gemm_small_k.comp's rows per workgroup (ROWS)
+// gemm_coop_thin.comp's rows per workgroup (BM) and step along K (BK).
+constexpr int64_t kCoopThinRows = 128, kCoopThinStep = 64;
 // gemm_rows.comp's forms that lost to r16k on the H100 (2026-12-06,
 // gemm_tiles.py, TFLOP/s on a @ W2^T against r16k's 6.36 in float16, 4.68
 // in float32; docs/measurements.md), removed: issuing each group of B's
@@ -241,7 +245,7 @@ constexpr int64_t kShortKRows = 32;  // gemm_small_k.comp's rows per workgroup (
 // most kThin rows (measuring them against r12 and r12k).
 bool thin_allowed(const Tile& kernel) {
   const Tile* forced = forced_tile();
-  if (!forced) return &kernel != &kDot;
+  if (!forced) return &kernel != &kDot && &kernel != &kCoopThin;
   return forced == &kernel || (forced == &kRows16 && (&kernel == &kRows || &kernel == &kRowsK));
 }
 
@@ -257,6 +261,11 @@ const Tile* thin_kernel(const at::Tensor& a, const at::Tensor& b, const at::Tens
   if (!float_sums(out.scalar_type()) || (M > kThin && N > kThin && K > kShortK)) return nullptr;
   auto sa = strides3(a), sb = strides3(b);
   bool b_vectors = vector_loadable(b, sb[0], N, K, sb[2], sb[1], 16 / b.element_size());
+  if (N <= kThin && sa[2] == 1 && sb[1] == 1 && b_vectors &&
+      vector_loadable(a, sa[0], M, K, sa[1], sa[2], 8) && thin_allowed(kCoopThin) &&
+      device_for(out).pipelines().available(std::string(kCoopThin.kernel) + ".n16." +
+                                            dtype_name(out.scalar_type())))
+    return &kCoopThin;
   if (M <= kThin && b_vectors && !k_major(sb[2], sb[1]) && thin_allowed(kRows)) return &kRows;
   if (K <= kShortK && b_vectors && !k_major(sb[2], sb[1]) && thin_allowed(kSmallK)) return &kSmallK;
   if (M <= kThin && b_vectors && sb[1] == 1 && thin_allowed(kRowsK)) return &kRowsK;
@@ -358,7 +367,8 @@ int64_t reduce_lanes(rt::Device& dev, int64_t sums, int64_t splits) {
 void launch_thin(rt::Device& dev, const Tile& thin, std::vector<int64_t>& meta, const at::Tensor& a,
                  const at::Tensor& b, const at::Tensor& out, const at::Tensor& bias,
                  int64_t batches, int64_t M, int64_t N, int64_t K, bool out_vectors) {
-  bool dot = &thin == &kDot, rows = &thin == &kRows, short_k = &thin == &kSmallK;
+  bool dot = &thin == &kDot, rows = &thin == &kRows, short_k = &thin == &kSmallK,
+       coop = &thin == &kCoopThin;
   // gemm_dot.comp reads both operands in 16-byte vectors along K where it
   // can (its vec variant), each split a whole number of them.
   int64_t vector = 16 / out.element_size();
@@ -369,6 +379,7 @@ void launch_thin(rt::Device& dev, const Tile& thin, std::vector<int64_t>& meta, 
   std::string dtype = dtype_name(out.scalar_type());
   bool twelve = M <= 12 && out.element_size() == 2 && forced_tile() != &kRows16;
   const char* variant = dot       ? (dot_vectors ? ".vec." : ".any.")
+                        : coop    ? ".n16."
                         : short_k ? ".k16."
                         : rows    ? (twelve ? ".r12." : ".r16.")
                                   : (twelve ? ".r12k." : ".r16k.");
@@ -376,17 +387,23 @@ void launch_thin(rt::Device& dev, const Tile& thin, std::vector<int64_t>& meta, 
   // Columns per workgroup: gemm_rows.comp's r16 and gemm_small_k.comp take
   // 16 bytes of them an invocation, r16k one.
   int64_t columns = static_cast<int64_t>(kernel.workgroup_size) * (rows || short_k ? vector : 1);
-  int64_t blocks = batches * (dot ? (M + kDotRows - 1) / kDotRows : (N + columns - 1) / columns) *
+  int64_t blocks = batches *
+                   (dot    ? (M + kDotRows - 1) / kDotRows
+                    : coop ? (M + kCoopThinRows - 1) / kCoopThinRows
+                           : (N + columns - 1) / columns) *
                    (short_k ? (M + kShortKRows - 1) / kShortKRows : 1);
-  int64_t target = dot ? 512 : 1024, min_split = dot ? 1024 : 256;
+  int64_t target = dot || coop ? 512 : 1024, min_split = dot ? 1024 : coop ? 512 : 256;
   int64_t splits =
       std::clamp<int64_t>((target + blocks - 1) / blocks, 1, std::max<int64_t>(1, K / min_split));
+  // Splits of whole steps: gemm_coop_thin.comp's 64 values of K, the others' vectors.
+  int64_t step = coop ? kCoopThinStep : vector;
   int64_t chunk = std::max<int64_t>(1, (K + splits - 1) / splits);
-  chunk = (chunk + vector - 1) / vector * vector;
+  chunk = (chunk + step - 1) / step * step;
   splits = std::max<int64_t>(1, (K + chunk - 1) / chunk);
+  // gemm_coop_thin.comp always writes its sums to the workspace.
+  bool sums = splits > 1 || coop;
   at::Tensor workspace =
-      splits > 1 ? at::empty({splits * batches * M * N}, out.options().dtype(at::kFloat))
-                 : at::Tensor();
+      sums ? at::empty({splits * batches * M * N}, out.options().dtype(at::kFloat)) : at::Tensor();
   int64_t flags = (rows || short_k) && splits == 1 && out_vectors ? 4 : 0;
   int64_t lanes = reduce_lanes(dev, batches * M * N, splits);
   meta.insert(meta.end(), {flags, splits, chunk, int64_t(address_of(workspace)), lanes});
@@ -397,10 +414,10 @@ void launch_thin(rt::Device& dev, const Tile& thin, std::vector<int64_t>& meta, 
                           static_cast<uint32_t>(meta.size() * 8), invocations, touched);
   };
   std::vector<rt::Access> first = {span_of(a, false), span_of(b, false)};
-  first.push_back(splits > 1 ? span_of(workspace, true) : span_of(out, true));
-  if (bias.defined() && splits == 1) first.push_back(span_of(bias, false));
+  first.push_back(sums ? span_of(workspace, true) : span_of(out, true));
+  if (bias.defined() && !sums) first.push_back(span_of(bias, false));
   dispatch(kernel, static_cast<uint64_t>(blocks * splits) * kernel.workgroup_size, first);
-  if (splits == 1) return;
+  if (!sums) return;
   std::vector<rt::Access> second = {span_of(workspace, false), span_of(out, true)};
   if (bias.defined()) second.push_back(span_of(bias, false));
   dispatch(reduce_kernel(dev, out), static_cast<uint64_t>(batches * M * N * lanes), second);

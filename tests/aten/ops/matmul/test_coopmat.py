@@ -175,6 +175,37 @@ def test_forced_tiles(tile):
     pytest_with_tile(__file__, tile, "not test_forced_tiles and not test_phase_stamps", **items)
 
 
+# gemm_coop_thin.comp (n16: at most 16 columns, both operands contiguous along
+# K; forced only, so test_forced_thin runs this in a child process): split
+# along K into several steps of 64 and one, rows cut inside the 128-row
+# tile and inside a subgroup's 16, K not a multiple of the step, one
+# column, batches, and the epilogue the split sum applies (alpha, beta, the
+# bias, both activations) through a linear layer and its gradients.
+def test_thin_products(dtype, no_fallback):
+    if os.environ.get("TORCHVULKAN_GEMM_TILE") != "n16":
+        pytest.skip("runs under test_forced_thin")
+    for batches, m, k, n in [(1, 128, 8192, 10), (1, 130, 3000, 16), (2, 40, 520, 1), (3, 7, 64, 12)]:
+        a, w = torch.randn(batches, m, k).to(dtype), torch.randn(batches, n, k).to(dtype)
+        da, dw = a.to("vulkan"), w.to("vulkan")
+        assert kernels_of(lambda: torch.bmm(da, dw.mT))[0] == f"gemm_coop_thin.n16.{_SHORT[dtype]}"
+        _check(torch.bmm(da, dw.mT), _ref(a, w.mT), k)
+    x, w, bias = torch.randn(33, 1024).to(dtype), torch.randn(10, 1024).to(dtype), torch.randn(10).to(dtype)
+    dx, dw, dbias = x.to("vulkan"), w.to("vulkan"), bias.to("vulkan")
+    expected = _ref(x, w.t()) + bias.float()
+    _check(torch.addmm(dbias, dx, dw.t(), alpha=0.5, beta=2.0), 0.5 * _ref(x, w.t()) + 2 * bias.float(), 1024)
+    _check(torch.ops.aten._addmm_activation(dbias, dx, dw.t()), expected.relu(), 1024)
+    _check(torch.ops.aten._addmm_activation(dbias, dx, dw.t(), use_gelu=True),
+           torch.nn.functional.gelu(expected), 1024)
+    dx.requires_grad_(True)
+    torch.nn.functional.linear(dx, dw, dbias).sum().backward()
+    _check(dx.grad, torch.ones(33, 10) @ w.float(), 10)
+
+
+def test_forced_thin():
+    _require_pipeline("gemm_coop_thin.n16.f16")
+    pytest_with_tile(__file__, "n16", "test_thin_products")
+
+
 def test_phase_stamps():
     # q128 (gemm_coop_phases: v128 writing clock stamps for
     # benchmark/coop_phases.py) in a child process, as the tile is forced.
