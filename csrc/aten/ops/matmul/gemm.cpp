@@ -233,7 +233,7 @@ bool vector_loadable(const at::Tensor& t, int64_t batch_stride, int64_t rows, in
 constexpr int64_t kThin = 16, kDotRows = 32, kShortK = 16;
 constexpr int64_t kShortKRows = 32;  // gemm_small_k.comp's rows per workgroup (ROWS)
 // gemm_coop_thin.comp's rows per workgroup (BM) and step along K (BK).
-constexpr int64_t kCoopThinRows = 128, kCoopThinStep = 64;
+constexpr int64_t kCoopThinRows = 128, kCoopThinStep = 64, kCoopThinMinK = 4096;
 // gemm_rows.comp's forms that lost to r16k on the H100 (2026-12-06,
 // gemm_tiles.py, TFLOP/s on a @ W2^T against r16k's 6.36 in float16, 4.68
 // in float32; docs/measurements.md), removed: issuing each group of B's
@@ -245,7 +245,7 @@ constexpr int64_t kCoopThinRows = 128, kCoopThinStep = 64;
 // most kThin rows (measuring them against r12 and r12k).
 bool thin_allowed(const Tile& kernel) {
   const Tile* forced = forced_tile();
-  if (!forced) return &kernel != &kDot && &kernel != &kCoopThin;
+  if (!forced) return &kernel != &kDot;
   return forced == &kernel || (forced == &kRows16 && (&kernel == &kRows || &kernel == &kRowsK));
 }
 
@@ -261,8 +261,10 @@ const Tile* thin_kernel(const at::Tensor& a, const at::Tensor& b, const at::Tens
   if (!float_sums(out.scalar_type()) || (M > kThin && N > kThin && K > kShortK)) return nullptr;
   auto sa = strides3(a), sb = strides3(b);
   bool b_vectors = vector_loadable(b, sb[0], N, K, sb[2], sb[1], 16 / b.element_size());
-  if (N <= kThin && sa[2] == 1 && sb[1] == 1 && b_vectors &&
-      vector_loadable(a, sa[0], M, K, sa[1], sa[2], 8) && thin_allowed(kCoopThin) &&
+  bool long_thin =
+      M > kThin && K >= kCoopThinMinK;  // (n16 where not forced: gemm_coop_thin.comp's figures)
+  if (N <= kThin && (long_thin || forced_tile() == &kCoopThin) && sa[2] == 1 && sb[1] == 1 &&
+      b_vectors && vector_loadable(a, sa[0], M, K, sa[1], sa[2], 8) && thin_allowed(kCoopThin) &&
       device_for(out).pipelines().available(std::string(kCoopThin.kernel) + ".n16." +
                                             dtype_name(out.scalar_type())))
     return &kCoopThin;

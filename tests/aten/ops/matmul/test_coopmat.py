@@ -67,7 +67,7 @@ def _check_orientation(m, k, n, ta, tb, dtype):
     got, launches = _launches(lambda: (da.t() if ta else da) @ (db.t() if tb else db))
     # gemm_rows.comp takes some products with at most 16 rows (or columns,
     # transposed): gemm.cpp's thin_kernel.
-    assert launches == {"coopmat": 1} or (min(m, n) <= 16 and launches == {"rows": 1})
+    assert launches == {"coopmat": 1} or (min(m, n) <= 16 and launches in ({"rows": 1}, {"rows_k": 1}))
     _check(got, _ref(a_, b_), k)
 
 
@@ -176,7 +176,8 @@ def test_forced_tiles(tile):
 
 
 # gemm_coop_thin.comp (n16: at most 16 columns, both operands contiguous along
-# K; forced only, so test_forced_thin runs this in a child process): split
+# K; test_forced_thin runs this in a child process with n16 forced, which
+# also takes it for short K and few rows): split
 # along K into several steps of 64 and one, rows cut inside the 128-row
 # tile and inside a subgroup's 16, K not a multiple of the step, one
 # column, batches, and the epilogue the split sum applies (alpha, beta, the
@@ -199,6 +200,15 @@ def test_thin_products(dtype, no_fallback):
     dx.requires_grad_(True)
     torch.nn.functional.linear(dx, dw, dbias).sum().backward()
     _check(dx.grad, torch.ones(33, 10) @ w.float(), 10)
+
+
+def test_long_thin_product_takes_n16(dtype, no_fallback):
+    # The tier's own choice for at most 16 columns of more than 16 rows and K
+    # of at least 4096 (the MNIST benchmark's a @ W2^T, scaled down).
+    a, w = torch.randn(128, 8192).to(dtype), torch.randn(10, 8192).to(dtype)
+    da, dw = a.to("vulkan"), w.to("vulkan")
+    assert kernels_of(lambda: da @ dw.t())[0] == f"gemm_coop_thin.n16.{_SHORT[dtype]}"
+    _check(da @ dw.t(), _ref(a, w.t()), 8192)
 
 
 def test_forced_thin():
