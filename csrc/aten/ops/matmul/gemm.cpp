@@ -41,9 +41,12 @@ namespace {
 // memory 112 -> 48 bytes, no faster.) d128, v128 in two shared stages (one
 // barrier a step), is taken only when forced: its first form lost (H100,
 // 2026-12-06: 187 against 253 TFLOP/s at 4096^3), its second is not
-// measured yet (gemm_coop.comp). p128 (gemm_coop_stream) is v128 with each
-// workgroup multiplying several output tiles in turn (STREAM there), taken
-// only when forced until measured on a GPU. q128 (gemm_coop_phases, float16 only) and
+// measured yet (gemm_coop.comp). (p128, v128 with each workgroup multiplying
+// several output tiles in turn, so that one tile's epilogue hid the next
+// one's first loads, lost and was removed: H100, 2026-12-07, float16
+// TFLOP/s, 4096^3 144 against v128's 258, the MNIST benchmark's g^T @ x 60.2
+// / 66.1 against 90.3 / 105 at h = 65536 / 393216, 352 bytes of local
+// memory at the 255-register cap.) q128 (gemm_coop_phases, float16 only) and
 // qt128 (gemm_tiled_phases) are v128 and t128wv writing clock stamps, for
 // benchmark/coop_phases.py: forced only.
 struct Tile {
@@ -71,14 +74,12 @@ constexpr Tile kTiles[] = {{"t64", false, false, 64, 64, 16, "gemm_tiled"},
                            {"d128", true, true, 128, 128, 32, "gemm_coop"},
                            {"q128", true, true, 128, 128, 32, "gemm_coop_phases"},
                            {"qt128", false, true, 128, 128, 8, "gemm_tiled_phases"},
-                           {"p128", true, true, 128, 128, 32, "gemm_coop_stream"},
                            {"n16", false, false, 0, 0, 0, "gemm_coop_thin"}};
 constexpr const Tile &kT64 = kTiles[0], &kT128 = kTiles[1], &kS128 = kTiles[2], &kS256 = kTiles[3],
                      &kV128 = kTiles[6], &kV256 = kTiles[7], &kT128W = kTiles[9],
                      &kDot = kTiles[10], &kRows = kTiles[11], &kRowsK = kTiles[12],
                      &kSmallK = kTiles[13], &kT128WV = kTiles[14], &kRows16 = kTiles[15],
-                     &kPhases = kTiles[17], &kTiledPhases = kTiles[18], &kStream = kTiles[19],
-                     &kCoopThin = kTiles[20];
+                     &kPhases = kTiles[17], &kTiledPhases = kTiles[18], &kCoopThin = kTiles[19];
 // The larger tiles of a tier are used once the output has this many of
 // them and K is at least the tier's minimum below (H200, float16 8192^3: s256
 // 205 against s128's 191 TFLOP/s, 4096^3 with 512 tiles: 187 against 169;
@@ -144,19 +145,6 @@ const Tile& pick_tile(bool coop, bool coop2, bool vectors, bool float32, int64_t
                  K >= (coop ? kWideTilesMinK : kT128MinK)
              ? large
              : small;
-}
-
-// The work items (output tiles of a split) a workgroup of p128 multiplies:
-// TORCHVULKAN_GEMM_ITEMS where set (for measuring), else as many as leave
-// about kStreamGroups workgroups, all in flight at once on an H100 or H200
-// (two an SM on 132 SMs), so that none waits for a second round.
-constexpr int64_t kStreamGroups = 256;
-int64_t stream_items(int64_t work) {
-  static const int64_t forced = [] {
-    const char* items = std::getenv("TORCHVULKAN_GEMM_ITEMS");
-    return items ? std::max<int64_t>(1, std::atoll(items)) : 0;
-  }();
-  return forced ? forced : std::max<int64_t>(1, work / kStreamGroups);
 }
 
 std::mutex tier_mutex;
@@ -561,11 +549,7 @@ void launch_gemm(const at::Tensor& a, const at::Tensor& b, const at::Tensor& out
     last_stamps() = stamps;
   }
   meta.push_back(stamps_out ? int64_t(address_of(stamps)) : 0);
-  // p128 (gemm_coop_stream): word 29, the output tiles (of each split) a
-  // workgroup multiplies in turn.
-  int64_t items = &tile == &kStream ? stream_items(tiles * splits) : 1;
-  meta.push_back(items);
-  uint64_t groups = static_cast<uint64_t>((tiles * splits + items - 1) / items);
+  uint64_t groups = static_cast<uint64_t>(tiles * splits);
   if (!through_workspace) {
     launch(kernel, groups * kernel.workgroup_size, accesses);
     return;

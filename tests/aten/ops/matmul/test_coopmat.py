@@ -149,7 +149,7 @@ def test_aligned_product_takes_the_configured_kernel(dtype, no_fallback):
 
 def _kernel(tile):
     """The kernel a configuration belongs to (variants.toml)."""
-    return {"c": "gemm_coop2", "p": "gemm_coop_stream"}.get(tile[0], "gemm_coop")
+    return "gemm_coop2" if tile[0] == "c" else "gemm_coop"
 
 
 def _require_pipeline(name):
@@ -159,20 +159,17 @@ def _require_pipeline(name):
     require_pipeline(name)
 
 
-@pytest.mark.parametrize("tile", ["s128", "s256", "v256", "d128", "p128", "c128", "c256"])
+@pytest.mark.parametrize("tile", ["s128", "s256", "v256", "d128", "c128", "c256"])
 def test_forced_tiles(tile):
     # Every check above with one configuration forced in a child process
     # (the choice is read once per process): the s tiles on vector-loadable
     # operands too (the tier picks v there), v256 on small products, d128
-    # (two shared stages, forced only), p128 (v128 streaming output tiles,
-    # forced only) with three of them a workgroup, so that a workgroup's
-    # tiles, splits and batches follow one another, and gemm_coop2.comp
+    # (two shared stages, forced only), and gemm_coop2.comp
     # (VK_NV_cooperative_matrix2), never picked by itself (slower than
     # gemm_coop.comp on the H200, gemm.cpp). Products a configuration does
     # not take stay on the tier's own choice.
     _require_pipeline(f"{_kernel(tile)}.{tile}_nn.f16")
-    items = {"TORCHVULKAN_GEMM_ITEMS": "3"} if tile == "p128" else {}
-    pytest_with_tile(__file__, tile, "not test_forced_tiles and not test_phase_stamps", **items)
+    pytest_with_tile(__file__, tile, "not test_forced_tiles and not test_phase_stamps")
 
 
 # gemm_coop_thin.comp (n16: at most 16 columns, both operands contiguous along
