@@ -138,13 +138,15 @@ def test_linear_gradients(dtype, no_fallback):
 
 
 def test_aligned_product_takes_the_configured_kernel(dtype, no_fallback):
-    # The tier's own choice (v128: both operands vector-loadable), or the
-    # configuration forced by TORCHVULKAN_GEMM_TILE (test_forced_tiles), for
-    # a product every one takes: operands in rows of 8-element-aligned
-    # vectors, nothing but alpha.
-    a, b = torch.randn(256, 64).to(dtype).to("vulkan"), torch.randn(64, 384).to(dtype).to("vulkan")
-    tile = os.environ.get("TORCHVULKAN_GEMM_TILE", "v128")
-    assert kernels_of(lambda: a @ b) == [f"{_kernel(tile)}.{tile}_nn.{_SHORT[dtype]}"]
+    # The tier's own choice (v128: both operands vector-loadable; k128 for K
+    # of at most 128), or the configuration forced by TORCHVULKAN_GEMM_TILE
+    # (test_forced_tiles), for a product every one takes: operands in rows
+    # of 8-element-aligned vectors, nothing but alpha.
+    tile = os.environ.get("TORCHVULKAN_GEMM_TILE")
+    for k, default in ((256, "gemm_coop.v128"), (64, "gemm_coop_short.k128")):
+        a, b = torch.randn(256, k).to(dtype).to("vulkan"), torch.randn(k, 384).to(dtype).to("vulkan")
+        kernel = f"{_kernel(tile)}.{tile}" if tile else default
+        assert kernels_of(lambda: a @ b) == [f"{kernel}_nn.{_SHORT[dtype]}"]
 
 
 def _kernel(tile):
@@ -170,6 +172,31 @@ def test_forced_tiles(tile):
     # not take stay on the tier's own choice.
     _require_pipeline(f"{_kernel(tile)}.{tile}_nn.f16")
     pytest_with_tile(__file__, tile, "not test_forced_tiles and not test_phase_stamps")
+
+
+# gemm_coop_short.comp (k128: K of at most 128, out in rows of vectors,
+# nothing but alpha): every orientation, K short of a multiple of 16 and of
+# the tile's 128, tiles cut at M and N, workgroups walking several tile
+# rows (the MNIST benchmark's g^T @ x shape, scaled down: 100 tile rows of
+# 13 columns), batches whose B changes under one workgroup, and alpha.
+@pytest.mark.parametrize("ta,tb", [(False, False), (True, False), (False, True), (True, True)])
+def test_short_k_products(ta, tb, dtype, no_fallback):
+    if os.environ.get("TORCHVULKAN_GEMM_TILE"):
+        pytest.skip("k128 is the tier's own choice")
+    short = _SHORT[dtype]
+    for batches, m, k, n in [(1, 6400, 128, 784), (1, 72, 24, 200), (20, 640, 64, 512), (3, 1000, 40, 96)]:
+        a = torch.randn(batches, k, m) if ta else torch.randn(batches, m, k)
+        b = torch.randn(batches, n, k) if tb else torch.randn(batches, k, n)
+        a, b = a.to(dtype), b.to(dtype)
+        a_, b_ = (a.mT if ta else a), (b.mT if tb else b)
+        da, db = a.to("vulkan"), b.to("vulkan")
+        product = lambda: torch.bmm(da.mT if ta else da, db.mT if tb else db)
+        layout = ("t" if ta else "n") + ("t" if tb else "n")
+        assert kernels_of(product) == [f"gemm_coop_short.k128_{layout}.{short}"]
+        _check(product(), _ref(a_, b_), k)
+    a, b = torch.randn(300, 128).to(dtype), torch.randn(128, 136).to(dtype)
+    got = torch.addmm(torch.zeros(136).to(dtype).to("vulkan"), a.to("vulkan"), b.to("vulkan"), beta=0, alpha=0.5)
+    _check(got, 0.5 * _ref(a, b), 128)
 
 
 # gemm_coop_thin.comp (n16: at most 16 columns, both operands contiguous along
