@@ -520,10 +520,11 @@ void launch_gemm(const at::Tensor& a, const at::Tensor& b, const at::Tensor& out
   // The v tiles index in 32 bits (K with a step of slack).
   bool vectors = a_vectors && b_vectors && std::max({M, N, K + 64}) < (int64_t{1} << 31);
   // gemm_coop_short.comp (k128) for K up to 128, C written as rows of
-  // 16-byte vectors with nothing but alpha; a forced tile keeps it out.
+  // 16-byte vectors with nothing but alpha; taken only when forced until
+  // measured on a GPU.
   bool short_coop = use_coop && vectors && K > 0 && K <= kShortCoopMaxK && inputs == type &&
                     epilogue == Epilogue::none && no_bias && out_rows && N % 8 == 0 &&
-                    (!forced || forced == &kShortCoop);
+                    forced == &kShortCoop;
   if (short_coop) {
     launch_short(dev, meta, a, b, out, batches, M, N, sa, sb);
     return;

@@ -138,20 +138,20 @@ def test_linear_gradients(dtype, no_fallback):
 
 
 def test_aligned_product_takes_the_configured_kernel(dtype, no_fallback):
-    # The tier's own choice (v128: both operands vector-loadable; k128 for K
-    # of at most 128), or the configuration forced by TORCHVULKAN_GEMM_TILE
-    # (test_forced_tiles), for a product every one takes: operands in rows
-    # of 8-element-aligned vectors, nothing but alpha.
-    tile = os.environ.get("TORCHVULKAN_GEMM_TILE")
-    for k, default in ((256, "gemm_coop.v128"), (64, "gemm_coop_short.k128")):
+    # The tier's own choice (v128: both operands vector-loadable), or the
+    # configuration forced by TORCHVULKAN_GEMM_TILE (test_forced_tiles), for
+    # products every one takes (k128 only the one with K <= 128): operands
+    # in rows of 8-element-aligned vectors, nothing but alpha.
+    tile = os.environ.get("TORCHVULKAN_GEMM_TILE", "v128")
+    for k in (256, 64):
         a, b = torch.randn(256, k).to(dtype).to("vulkan"), torch.randn(k, 384).to(dtype).to("vulkan")
-        kernel = f"{_kernel(tile)}.{tile}" if tile else default
-        assert kernels_of(lambda: a @ b) == [f"{kernel}_nn.{_SHORT[dtype]}"]
+        taken = "v128" if tile == "k128" and k > 128 else tile
+        assert kernels_of(lambda: a @ b) == [f"{_kernel(taken)}.{taken}_nn.{_SHORT[dtype]}"]
 
 
 def _kernel(tile):
     """The kernel a configuration belongs to (variants.toml)."""
-    return "gemm_coop2" if tile[0] == "c" else "gemm_coop"
+    return {"c": "gemm_coop2", "k": "gemm_coop_short"}.get(tile[0], "gemm_coop")
 
 
 def _require_pipeline(name):
@@ -161,28 +161,30 @@ def _require_pipeline(name):
     require_pipeline(name)
 
 
-@pytest.mark.parametrize("tile", ["s128", "s256", "v256", "d128", "c128", "c256"])
+@pytest.mark.parametrize("tile", ["s128", "s256", "v256", "d128", "k128", "c128", "c256"])
 def test_forced_tiles(tile):
     # Every check above with one configuration forced in a child process
     # (the choice is read once per process): the s tiles on vector-loadable
     # operands too (the tier picks v there), v256 on small products, d128
-    # (two shared stages, forced only), and gemm_coop2.comp
+    # (two shared stages, forced only), k128 (gemm_coop_short.comp, K <= 128,
+    # forced only), and gemm_coop2.comp
     # (VK_NV_cooperative_matrix2), never picked by itself (slower than
     # gemm_coop.comp on the H200, gemm.cpp). Products a configuration does
     # not take stay on the tier's own choice.
     _require_pipeline(f"{_kernel(tile)}.{tile}_nn.f16")
-    pytest_with_tile(__file__, tile, "not test_forced_tiles and not test_phase_stamps")
+    pytest_with_tile(__file__, tile, "not test_forced and not test_phase_stamps")
 
 
 # gemm_coop_short.comp (k128: K of at most 128, out in rows of vectors,
-# nothing but alpha): every orientation, K short of a multiple of 16 and of
+# nothing but alpha; forced only, so this runs under test_forced_tiles[k128],
+# as do the checks above): every orientation, K short of a multiple of 16 and of
 # the tile's 128, tiles cut at M and N, workgroups walking several tile
 # rows (the MNIST benchmark's g^T @ x shape, scaled down: 100 tile rows of
 # 13 columns), batches whose B changes under one workgroup, and alpha.
 @pytest.mark.parametrize("ta,tb", [(False, False), (True, False), (False, True), (True, True)])
 def test_short_k_products(ta, tb, dtype, no_fallback):
-    if os.environ.get("TORCHVULKAN_GEMM_TILE"):
-        pytest.skip("k128 is the tier's own choice")
+    if os.environ.get("TORCHVULKAN_GEMM_TILE") != "k128":
+        pytest.skip("runs under test_forced_tiles[k128]")
     short = _SHORT[dtype]
     for batches, m, k, n in [(1, 6400, 128, 784), (1, 72, 24, 200), (20, 640, 64, 512), (3, 1000, 40, 96)]:
         a = torch.randn(batches, k, m) if ta else torch.randn(batches, m, k)
@@ -228,7 +230,10 @@ def test_thin_products(dtype, no_fallback):
 
 def test_long_thin_product_takes_n16(dtype, no_fallback):
     # The tier's own choice for at most 16 columns of more than 16 rows and K
-    # of at least 4096 (the MNIST benchmark's a @ W2^T, scaled down).
+    # of at least 4096 (the MNIST benchmark's a @ W2^T, scaled down); a
+    # forced tile keeps it out.
+    if os.environ.get("TORCHVULKAN_GEMM_TILE"):
+        pytest.skip("a tile is forced")
     a, w = torch.randn(128, 8192).to(dtype), torch.randn(10, 8192).to(dtype)
     da, dw = a.to("vulkan"), w.to("vulkan")
     assert kernels_of(lambda: da @ dw.t())[0] == f"gemm_coop_thin.n16.{_SHORT[dtype]}"
