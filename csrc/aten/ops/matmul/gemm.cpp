@@ -46,8 +46,12 @@ namespace {
 // one's first loads, lost and was removed: H100, 2026-12-07, float16
 // TFLOP/s, 4096^3 144 against v128's 258, the MNIST benchmark's g^T @ x 60.2
 // / 66.1 against 90.3 / 105 at h = 65536 / 393216, 352 bytes of local
-// memory at the 255-register cap.) q128 (gemm_coop_phases, float16 only) and
-// qt128 (gemm_tiled_phases) are v128 and t128wv writing clock stamps, for
+// memory at the 255-register cap. So did k128, for K <= 128: resident
+// workgroups each walking a column of 64 x 64 tiles, B kept in shared
+// memory, the next tile's A loading during the current one's multiplies and
+// stores: 41.1 / 44.3 against 93.1 / 108 on g^T @ x, 15.1 against 53.1 on
+// the bmm 32x1024x64x1024, at 174 registers, two workgroups of 128 an SM.) q128 (gemm_coop_phases,
+// float16 only) and qt128 (gemm_tiled_phases) are v128 and t128wv writing clock stamps, for
 // benchmark/coop_phases.py: forced only.
 struct Tile {
   const char* name;
@@ -74,14 +78,12 @@ constexpr Tile kTiles[] = {{"t64", false, false, 64, 64, 16, "gemm_tiled"},
                            {"d128", true, true, 128, 128, 32, "gemm_coop"},
                            {"q128", true, true, 128, 128, 32, "gemm_coop_phases"},
                            {"qt128", false, true, 128, 128, 8, "gemm_tiled_phases"},
-                           {"n16", false, false, 0, 0, 0, "gemm_coop_thin"},
-                           {"k128", true, true, 0, 0, 0, "gemm_coop_short"}};
+                           {"n16", false, false, 0, 0, 0, "gemm_coop_thin"}};
 constexpr const Tile &kT64 = kTiles[0], &kT128 = kTiles[1], &kS128 = kTiles[2], &kS256 = kTiles[3],
                      &kV128 = kTiles[6], &kV256 = kTiles[7], &kT128W = kTiles[9],
                      &kDot = kTiles[10], &kRows = kTiles[11], &kRowsK = kTiles[12],
                      &kSmallK = kTiles[13], &kT128WV = kTiles[14], &kRows16 = kTiles[15],
-                     &kPhases = kTiles[17], &kTiledPhases = kTiles[18], &kCoopThin = kTiles[19],
-                     &kShortCoop = kTiles[20];
+                     &kPhases = kTiles[17], &kTiledPhases = kTiles[18], &kCoopThin = kTiles[19];
 // The larger tiles of a tier are used once the output has this many of
 // them and K is at least the tier's minimum below (H200, float16 8192^3: s256
 // 205 against s128's 191 TFLOP/s, 4096^3 with 512 tiles: 187 against 169;
@@ -415,30 +417,6 @@ void launch_thin(rt::Device& dev, const Tile& thin, std::vector<int64_t>& meta, 
   dispatch(reduce_kernel(dev, out), static_cast<uint64_t>(batches * M * N * lanes), second);
 }
 
-// gemm_coop_short.comp's launch (k128): about kShortGroups workgroups that
-// stay resident, each walking one column of 64 x 64 output tiles, R tile
-// rows apart (parameter word 24). `meta` holds the parameter block up to
-// the activation.
-constexpr int64_t kShortCoopMaxK = 128, kShortCoopTile = 64;
-constexpr int64_t kShortGroups = 512;  // about four an SM on an H100 or H200 (132 SMs)
-void launch_short(rt::Device& dev, std::vector<int64_t>& meta, const at::Tensor& a,
-                  const at::Tensor& b, const at::Tensor& out, int64_t batches, int64_t M, int64_t N,
-                  const std::array<int64_t, 3>& sa, const std::array<int64_t, 3>& sb) {
-  int64_t tiles_n = (N + kShortCoopTile - 1) / kShortCoopTile;
-  int64_t rows = batches * ((M + kShortCoopTile - 1) / kShortCoopTile);
-  int64_t stride = std::clamp<int64_t>(kShortGroups / tiles_n, 1, rows);
-  meta.insert(meta.end(), {0, stride, 0, 0, 0, 0});
-  std::string name = std::string(kShortCoop.kernel) + "." + kShortCoop.name + "_" +
-                     (k_major(sa[1], sa[2]) ? "n" : "t") + (k_major(sb[2], sb[1]) ? "t" : "n") +
-                     "." + dtype_name(out.scalar_type());
-  const rt::Kernel& kernel = dev.pipelines().get(name);
-  uint64_t args = 0;  // the kernels' only push constant: the parameter block's address
-  std::vector<rt::Access> touched = {span_of(a, false), span_of(b, false), span_of(out, true)};
-  dev.stream().dispatch(kernel, &args, sizeof(args), meta.data(),
-                        static_cast<uint32_t>(meta.size() * 8),
-                        static_cast<uint64_t>(stride * tiles_n) * kernel.workgroup_size, touched);
-}
-
 // out = act(alpha * a @ b + beta * bias) from a of type `inputs`: out's own,
 // 16-bit floats for a float32 out (their sums then always go through the
 // float32 workspace), or int8 or uint8 with an int8 b for an int32 out
@@ -519,16 +497,6 @@ void launch_gemm(const at::Tensor& a, const at::Tensor& b, const at::Tensor& out
                std::max({M, N, K, sa[1], sa[2], sb[1], sb[2], sc[1]}) < (int64_t{1} << 31);
   // The v tiles index in 32 bits (K with a step of slack).
   bool vectors = a_vectors && b_vectors && std::max({M, N, K + 64}) < (int64_t{1} << 31);
-  // gemm_coop_short.comp (k128) for K up to 128, C written as rows of
-  // 16-byte vectors with nothing but alpha; taken only when forced until
-  // measured on a GPU.
-  bool short_coop = use_coop && vectors && K > 0 && K <= kShortCoopMaxK && inputs == type &&
-                    epilogue == Epilogue::none && no_bias && out_rows && N % 8 == 0 &&
-                    forced == &kShortCoop;
-  if (short_coop) {
-    launch_short(dev, meta, a, b, out, batches, M, N, sa, sb);
-    return;
-  }
   const Tile& tile = pick_tile(use_coop, coop2, vectors, inputs == c10::kFloat, batches, M, N, K);
   bool int32_out = type == c10::kInt && inputs != type;
   std::string name = std::string(tile.kernel) + (int32_out ? "_i32." : ".") + tile.name;

@@ -140,18 +140,16 @@ def test_linear_gradients(dtype, no_fallback):
 def test_aligned_product_takes_the_configured_kernel(dtype, no_fallback):
     # The tier's own choice (v128: both operands vector-loadable), or the
     # configuration forced by TORCHVULKAN_GEMM_TILE (test_forced_tiles), for
-    # products every one takes (k128 only the one with K <= 128): operands
-    # in rows of 8-element-aligned vectors, nothing but alpha.
+    # a product every one takes: operands in rows of 8-element-aligned
+    # vectors, nothing but alpha.
+    a, b = torch.randn(256, 64).to(dtype).to("vulkan"), torch.randn(64, 384).to(dtype).to("vulkan")
     tile = os.environ.get("TORCHVULKAN_GEMM_TILE", "v128")
-    for k in (256, 64):
-        a, b = torch.randn(256, k).to(dtype).to("vulkan"), torch.randn(k, 384).to(dtype).to("vulkan")
-        taken = "v128" if tile == "k128" and k > 128 else tile
-        assert kernels_of(lambda: a @ b) == [f"{_kernel(taken)}.{taken}_nn.{_SHORT[dtype]}"]
+    assert kernels_of(lambda: a @ b) == [f"{_kernel(tile)}.{tile}_nn.{_SHORT[dtype]}"]
 
 
 def _kernel(tile):
     """The kernel a configuration belongs to (variants.toml)."""
-    return {"c": "gemm_coop2", "k": "gemm_coop_short"}.get(tile[0], "gemm_coop")
+    return "gemm_coop2" if tile[0] == "c" else "gemm_coop"
 
 
 def _require_pipeline(name):
@@ -161,13 +159,12 @@ def _require_pipeline(name):
     require_pipeline(name)
 
 
-@pytest.mark.parametrize("tile", ["s128", "s256", "v256", "d128", "k128", "c128", "c256"])
+@pytest.mark.parametrize("tile", ["s128", "s256", "v256", "d128", "c128", "c256"])
 def test_forced_tiles(tile):
     # Every check above with one configuration forced in a child process
     # (the choice is read once per process): the s tiles on vector-loadable
     # operands too (the tier picks v there), v256 on small products, d128
-    # (two shared stages, forced only), k128 (gemm_coop_short.comp, K <= 128,
-    # forced only), and gemm_coop2.comp
+    # (two shared stages, forced only), and gemm_coop2.comp
     # (VK_NV_cooperative_matrix2), never picked by itself (slower than
     # gemm_coop.comp on the H200, gemm.cpp). Products a configuration does
     # not take stay on the tier's own choice.
@@ -175,39 +172,13 @@ def test_forced_tiles(tile):
     pytest_with_tile(__file__, tile, "not test_forced and not test_phase_stamps")
 
 
-# gemm_coop_short.comp (k128: K of at most 128, out in rows of vectors,
-# nothing but alpha; forced only, so this runs under test_forced_tiles[k128],
-# as do the checks above): every orientation, K short of a multiple of 16 and of
-# the tile's 128, tiles cut at M and N, workgroups walking several tile
-# rows (the MNIST benchmark's g^T @ x shape, scaled down: 100 tile rows of
-# 13 columns), batches whose B changes under one workgroup, and alpha.
-@pytest.mark.parametrize("ta,tb", [(False, False), (True, False), (False, True), (True, True)])
-def test_short_k_products(ta, tb, dtype, no_fallback):
-    if os.environ.get("TORCHVULKAN_GEMM_TILE") != "k128":
-        pytest.skip("runs under test_forced_tiles[k128]")
-    short = _SHORT[dtype]
-    for batches, m, k, n in [(1, 6400, 128, 784), (1, 72, 24, 200), (20, 640, 64, 512), (3, 1000, 40, 96)]:
-        a = torch.randn(batches, k, m) if ta else torch.randn(batches, m, k)
-        b = torch.randn(batches, n, k) if tb else torch.randn(batches, k, n)
-        a, b = a.to(dtype), b.to(dtype)
-        a_, b_ = (a.mT if ta else a), (b.mT if tb else b)
-        da, db = a.to("vulkan"), b.to("vulkan")
-        product = lambda: torch.bmm(da.mT if ta else da, db.mT if tb else db)
-        layout = ("t" if ta else "n") + ("t" if tb else "n")
-        assert kernels_of(product) == [f"gemm_coop_short.k128_{layout}.{short}"]
-        _check(product(), _ref(a_, b_), k)
-    a, b = torch.randn(300, 128).to(dtype), torch.randn(128, 136).to(dtype)
-    got = torch.addmm(torch.zeros(136).to(dtype).to("vulkan"), a.to("vulkan"), b.to("vulkan"), beta=0, alpha=0.5)
-    _check(got, 0.5 * _ref(a, b), 128)
-
-
-# gemm_coop_thin.comp (n16: at most 16 columns, both operands contiguous along
-# K; test_forced_thin runs this in a child process with n16 forced, which
-# also takes it for short K and few rows): split
-# along K into several steps of 64 and one, rows cut inside the 128-row
-# tile and inside a subgroup's 16, K not a multiple of the step, one
-# column, batches, and the epilogue the split sum applies (alpha, beta, the
-# bias, both activations) through a linear layer and its gradients.
+# gemm_coop_thin.comp (n16: at most 16 columns, both operands contiguous
+# along K; test_forced_thin runs this in a child process with n16 forced,
+# which also takes it for short K and few rows): split along K into several
+# steps of 64 and one, rows cut inside the 128-row tile and inside a
+# subgroup's 16, K not a multiple of the step, one column, batches, and the
+# epilogue the split sum applies (alpha, beta, the bias, both activations)
+# through a linear layer and its gradients.
 def test_thin_products(dtype, no_fallback):
     if os.environ.get("TORCHVULKAN_GEMM_TILE") != "n16":
         pytest.skip("runs under test_forced_thin")
