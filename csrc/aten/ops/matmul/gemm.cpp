@@ -50,9 +50,10 @@ namespace {
 // workgroups each walking a column of 64 x 64 tiles, B kept in shared
 // memory, the next tile's A loading during the current one's multiplies and
 // stores: 41.1 / 44.3 against 93.1 / 108 on g^T @ x, 15.1 against 53.1 on
-// the bmm 32x1024x64x1024, at 174 registers, two workgroups of 128 an SM.) q128 (gemm_coop_phases,
-// float16 only) and qt128 (gemm_tiled_phases) are v128 and t128wv writing clock stamps, for
-// benchmark/coop_phases.py: forced only.
+// the bmm 32x1024x64x1024, at 174 registers, two workgroups of 128 an SM.)
+// q128 (gemm_coop_phases, float16 only) and qt128 (gemm_tiled_phases) are
+// v128 and t128wv writing clock stamps, for benchmark/coop_phases.py:
+// forced only. n16 (gemm_coop_thin) is a tile-less kernel (thin_kernel).
 struct Tile {
   const char* name;
   bool coop, vectors;  // tensor-core tier; both operands vector-loadable only
@@ -192,9 +193,9 @@ bool vector_loadable(const at::Tensor& t, int64_t batch_stride, int64_t rows, in
 }
 
 // The tile-less kernels for products with few rows or columns, memory
-// bound, where the tiles compute mostly padding. Both sum float16, bfloat16
-// or float32 in float32; neither runs while TORCHVULKAN_GEMM_TILE forces a
-// tile.
+// bound, where the tiles compute mostly padding. They sum float16, bfloat16
+// (and, but for n16, float32) in float32; none runs while
+// TORCHVULKAN_GEMM_TILE forces another configuration.
 // - gemm_rows.comp: at most kThin rows, B contiguous along N in 16-byte
 //   vectors: r12 for at most 12 rows of a 16-bit dtype, r16 otherwise.
 //   H100, 2026-12-06, TFLOP/s (gemm_tiles.py), the MNIST benchmark's g2^T @
@@ -222,9 +223,16 @@ bool vector_loadable(const at::Tensor& t, int64_t batch_stride, int64_t rows, in
 //   16-byte vectors, such as the MNIST benchmark's g2 @ W2 (K = 10): same
 //   run, 10.7 TFLOP/s against the tiles' 8.82 in float16 (cuBLAS 16.3), 9.19
 //   against 2.51 in float32 (cuBLAS 8.78).
+// - gemm_coop_thin.comp (n16): at most 16 columns on tensor cores, both
+//   operands contiguous along K in 16-byte vectors, float16 and bfloat16,
+//   always through the split-K workspace; by default for more than 16 rows
+//   and K >= kCoopThinMinK, where it was measured (H100, 2026-12-07, a @
+//   W2^T in float16: 14.0 TFLOP/s against r12k's 8.22, cuBLAS 17.0; shorter
+//   K, many rows and bfloat16 not measured yet).
 constexpr int64_t kThin = 16, kDotRows = 32, kShortK = 16;
 constexpr int64_t kShortKRows = 32;  // gemm_small_k.comp's rows per workgroup (ROWS)
-// gemm_coop_thin.comp's rows per workgroup (BM) and step along K (BK).
+// gemm_coop_thin.comp's rows per workgroup (BM), step along K (BK) and
+// shortest K by default.
 constexpr int64_t kCoopThinRows = 128, kCoopThinStep = 64, kCoopThinMinK = 4096;
 // gemm_rows.comp's forms that lost to r16k on the H100 (2026-12-06,
 // gemm_tiles.py, TFLOP/s on a @ W2^T against r16k's 6.36 in float16, 4.68
@@ -253,8 +261,8 @@ const Tile* thin_kernel(const at::Tensor& a, const at::Tensor& b, const at::Tens
   if (!float_sums(out.scalar_type()) || (M > kThin && N > kThin && K > kShortK)) return nullptr;
   auto sa = strides3(a), sb = strides3(b);
   bool b_vectors = vector_loadable(b, sb[0], N, K, sb[2], sb[1], 16 / b.element_size());
-  bool long_thin =
-      M > kThin && K >= kCoopThinMinK;  // (n16 where not forced: gemm_coop_thin.comp's figures)
+  // n16 by default only where measured to win: more than 16 rows, long K.
+  bool long_thin = M > kThin && K >= kCoopThinMinK;
   if (N <= kThin && (long_thin || forced_tile() == &kCoopThin) && sa[2] == 1 && sb[1] == 1 &&
       b_vectors && vector_loadable(a, sa[0], M, K, sa[1], sa[2], 8) && thin_allowed(kCoopThin) &&
       device_for(out).pipelines().available(std::string(kCoopThin.kernel) + ".n16." +
