@@ -13,12 +13,13 @@
 //
 // Workgroup g takes a band of 128 rows of A (band g / splits over all
 // batches; one subgroup of 32 a 16-row part of it) over split g % splits
-// (`chunk` values of K, a multiple of BK). H100, 2026-12-07, a @ W2^T at h =
-// 393216 in float16: 14.0 TFLOP/s against r12k's 8.22 and cuBLAS's 17.0,
-// 512 splits of 768, 128 registers. Each
-// step stages BK values of K of A's 128 rows and B's 16 columns (zeros past
-// M, N and the split) in shared memory in 16-byte vectors, 8 invocations a
-// 128-byte row piece, and issues the next step's loads before multiplying.
+// (`chunk` values of K, a multiple of BK). Each step stages BK values of K
+// of A's 128 rows and B's 16 columns (zeros past M, N and the split) in
+// shared memory in 16-byte vectors, 8 invocations a 128-byte row piece, and
+// issues the next step's loads before multiplying.
+//
+// H100, 2026-12-07, a @ W2^T at h = 393216 in float16: 14.0 TFLOP/s against
+// r12k's 8.22 and cuBLAS's 17.0, with 512 splits of 768 and 128 registers.
 #extension GL_KHR_cooperative_matrix : require
 #extension GL_KHR_memory_scope_semantics : require
 #extension GL_KHR_shader_subgroup_basic : require
