@@ -54,6 +54,9 @@ namespace {
 // q128 (gemm_coop_phases, float16 only) and qt128 (gemm_tiled_phases) are
 // v128 and t128wv writing clock stamps, for benchmark/coop_phases.py:
 // forced only. n16 (gemm_coop_thin) is a tile-less kernel (thin_kernel).
+// g64 and g32 (gemm_coop_direct: 64x64 and 32x64 tiles, one subgroup each,
+// fragments straight from memory without a shared stage) are taken only
+// when forced: not measured yet.
 struct Tile {
   const char* name;
   bool coop, vectors;  // tensor-core tier; both operands vector-loadable only
@@ -79,7 +82,9 @@ constexpr Tile kTiles[] = {{"t64", false, false, 64, 64, 16, "gemm_tiled"},
                            {"d128", true, true, 128, 128, 32, "gemm_coop"},
                            {"q128", true, true, 128, 128, 32, "gemm_coop_phases"},
                            {"qt128", false, true, 128, 128, 8, "gemm_tiled_phases"},
-                           {"n16", true, true, 0, 0, 0, "gemm_coop_thin"}};
+                           {"n16", true, true, 0, 0, 0, "gemm_coop_thin"},
+                           {"g64", true, true, 64, 64, 16, "gemm_coop_direct"},
+                           {"g32", true, true, 32, 64, 16, "gemm_coop_direct"}};
 constexpr const Tile &kT64 = kTiles[0], &kT128 = kTiles[1], &kS128 = kTiles[2], &kS256 = kTiles[3],
                      &kV128 = kTiles[6], &kV256 = kTiles[7], &kT128W = kTiles[9],
                      &kDot = kTiles[10], &kRows = kTiles[11], &kRowsK = kTiles[12],
