@@ -50,13 +50,17 @@ namespace {
 // workgroups each walking a column of 64 x 64 tiles, B kept in shared
 // memory, the next tile's A loading during the current one's multiplies and
 // stores: 41.1 / 44.3 against 93.1 / 108 on g^T @ x, 15.1 against 53.1 on
-// the bmm 32x1024x64x1024, at 174 registers, two workgroups of 128 an SM.)
+// the bmm 32x1024x64x1024, at 174 registers, two workgroups of 128 an SM.
+// So did g64 and g32: 64x64 and 32x64 tiles, one subgroup a workgroup, each
+// loading its fragments straight from memory by coopMatLoad on a buffer
+// reference, no shared stage and no barrier: H100, 2026-12-07, float16
+// TFLOP/s against v128's, 4096^3 25.2 / 25.5 against 256, g^T @ x at h =
+// 393216 25.1 / 34.4 against 107, x @ W^T at h = 65536 18.6 / 20.7 against
+// 123 (255 and 168 registers, no spills): NVIDIA's global fragment loads
+// are no substitute for a shared stage.)
 // q128 (gemm_coop_phases, float16 only) and qt128 (gemm_tiled_phases) are
 // v128 and t128wv writing clock stamps, for benchmark/coop_phases.py:
 // forced only. n16 (gemm_coop_thin) is a tile-less kernel (thin_kernel).
-// g64 and g32 (gemm_coop_direct: 64x64 and 32x64 tiles, one subgroup each,
-// fragments straight from memory without a shared stage) are taken only
-// when forced: not measured yet.
 struct Tile {
   const char* name;
   bool coop, vectors;  // tensor-core tier; both operands vector-loadable only
@@ -82,9 +86,7 @@ constexpr Tile kTiles[] = {{"t64", false, false, 64, 64, 16, "gemm_tiled"},
                            {"d128", true, true, 128, 128, 32, "gemm_coop"},
                            {"q128", true, true, 128, 128, 32, "gemm_coop_phases"},
                            {"qt128", false, true, 128, 128, 8, "gemm_tiled_phases"},
-                           {"n16", true, true, 0, 0, 0, "gemm_coop_thin"},
-                           {"g64", true, true, 64, 64, 16, "gemm_coop_direct"},
-                           {"g32", true, true, 32, 64, 16, "gemm_coop_direct"}};
+                           {"n16", true, true, 0, 0, 0, "gemm_coop_thin"}};
 constexpr const Tile &kT64 = kTiles[0], &kT128 = kTiles[1], &kS128 = kTiles[2], &kS256 = kTiles[3],
                      &kV128 = kTiles[6], &kV256 = kTiles[7], &kT128W = kTiles[9],
                      &kDot = kTiles[10], &kRows = kTiles[11], &kRowsK = kTiles[12],

@@ -1,0 +1,78 @@
+"""Where the MNIST benchmark's time goes on the vulkan device: the host's
+clock against the GPU's own time per kernel.
+
+For each hidden width, mnist_benchmark.py's forward + backward (or, with
+--step, the whole Adam step) is timed by the host's clock (median, after
+timing.warm_up), then run with torchvulkan._C.profile_kernels on, which
+brackets every dispatch with GPU timestamps (each dispatch then waits for
+the ones before it, so each figure is that kernel alone). The gap between
+the host's time and the kernels' sum is time the GPU sat idle: recording,
+submits, batch boundaries, synchronization.
+
+    python benchmark/step_kernels.py [--h 131072,393216] [--reps 20] [--step]
+"""
+
+import argparse
+import collections
+import statistics
+import time
+
+import torch
+
+import torchvulkan
+from mnist_benchmark import training
+from timing import until_stable, warm_up
+
+
+def host_time(fn, reps):
+    def measure():
+        samples = []
+        for _ in range(reps):
+            start = time.perf_counter()
+            fn()
+            torch.vulkan.synchronize()
+            samples.append(time.perf_counter() - start)
+        return statistics.median(samples)
+    return until_stable(measure)
+
+
+def kernel_sums(fn, reps):
+    """{kernel: median nanoseconds a call}, dispatches of a kernel within a call summed."""
+    torch.vulkan.synchronize()
+    per_call = []
+    for _ in range(reps):
+        torchvulkan._C.profile_kernels(True, 0)
+        try:
+            fn()
+            torch.vulkan.synchronize()
+        finally:
+            torchvulkan._C.profile_kernels(False, 0)
+        sums = collections.Counter()
+        for name, ns in torchvulkan._C.kernel_times(0):
+            sums[name] += ns
+        per_call.append(sums)
+    names = set().union(*per_call)
+    return {name: statistics.median(c.get(name, 0) for c in per_call) for name in names}
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--h", default="131072,393216")
+    parser.add_argument("--reps", type=int, default=20)
+    parser.add_argument("--step", action="store_true", help="the whole Adam step, not forward + backward")
+    args = parser.parse_args()
+    for h in (int(v) for v in args.h.split(",")):
+        forward_backward, step, _, _ = training("vulkan", h, torch.float16)
+        fn = step if args.step else forward_backward
+        warm_up(fn, "vulkan", calls=3)
+        wall = host_time(fn, args.reps)
+        kernels = kernel_sums(fn, args.reps)
+        busy = sum(kernels.values())
+        print(f"h={h} {'step' if args.step else 'forward+backward'}: host {wall * 1e6:.0f} us, "
+              f"kernels {busy / 1e3:.0f} us ({len(kernels)} kernels)")
+        for name, ns in sorted(kernels.items(), key=lambda kv: -kv[1]):
+            print(f"  {ns / 1e3:9.1f} us  {name}")
+
+
+if __name__ == "__main__":
+    main()
