@@ -19,6 +19,7 @@
 //    reduced step (the outputs before the first aligned address, and a
 //    row's ragged end, take a shorter group element by element), steps its
 //    pointer by the reduced stride and loads four steps before adding them.
+//    `args.threads` invocations share each group's steps (see columns()).
 //    Partials are stored part-major, so stage 1 is one invocation per output
 //    reading them coalesced.
 //  - 0, general: one workgroup per output (or per part of it): invocations
@@ -47,7 +48,7 @@ layout(push_constant) uniform Args {
   uint64_t scalar;  // as bits of ACC_T: mean: 1/n; norm: the order p
   uint mode;        // the strategies above
   uint stage;
-  uint threads;     // mode 2: invocations per (output, part), a power of two
+  uint threads;     // invocations per (output, part) in mode 2, per (output group, part) in mode 3: a power of two
 } args;
 
 const uint kGeneral = 0, kGeneralOuter = 1, kRows = 2, kColumns = 3;
@@ -313,9 +314,15 @@ void rows(Params p, uint64_t group, uint tid) {
   }
 }
 
-// Mode 3, stage 0: invocation `index` takes outputs [first, last) of a row
-// of the contiguous kept dim over the reduced elements [r, end) of its part.
-void columns(Params p, uint64_t index) {
+// Mode 3, stage 0. Each output group (VEC adjacent outputs, or the shorter
+// group of a row's unaligned head or ragged end) is taken by `args.threads`
+// invocations of a workgroup (`split`, a power of two), each over its share
+// of the part's reduced steps [r, end), combined in shared memory: with few
+// reduced steps and many outputs (the MNIST benchmark's bias gradient, 128
+// rows) one invocation a group left too few warps to cover the loads'
+// latency. Invocation tid takes group `col` of the workgroup's row of
+// groups and share `sub`.
+void columns(Params p, uint64_t group, uint tid) {
   int64_t outputs = p.v[0], reduce_size = p.v[1], parts = p.v[2];
   int n_kept = int(p.v[3]);
   int n_red = int(p.v[4]);
@@ -323,24 +330,35 @@ void columns(Params p, uint64_t index) {
   int64_t size = p.v[5];                       // the contiguous kept dim's
   int64_t groups_per_row = 1 + (size + VEC - 2) / VEC;  // enough for any head
   int64_t groups = outputs / size * groups_per_row;
-  if (int64_t(index) >= groups * parts) return;
-  int64_t part = int64_t(index) / groups;
-  int64_t g = int64_t(index) - part * groups;
-  int64_t row = g / groups_per_row;
+  uint split = args.threads, lanes = kWorkgroupSize / split;
+  uint sub = tid / lanes, col = tid - sub * lanes;
+  int64_t blocks = (groups + lanes - 1) / lanes;  // workgroups a part
+  int64_t part = int64_t(group) / blocks;
+  int64_t g = (int64_t(group) - part * blocks) * lanes + col;
+  bool valid = part < parts && g < groups;
+  int64_t row = valid ? g / groups_per_row : 0;
   g -= row * groups_per_row;
   uint64_t row_at = args.source + uint64_t(offset_of(p, row * size, 5, 5 + n_kept, n_kept));
   // Group 0 ends where the row's first aligned vector begins; the others take VEC each.
   int64_t head = int64_t(((16u - uint(row_at & 15ul)) & 15u) / uint(X_BYTES));
   if (head == 0) head = VEC;
   int64_t first = max(int64_t(0), head + (g - 1) * VEC), last = min(size, head + g * VEC);
-  if (first >= last) return;
+  valid = valid && first < last;
   int64_t o = row * size + first;
   uint64_t at = row_at + uint64_t(first * X_BYTES);
+  // The part's steps, then this invocation's share of them (each end as r +
+  // chunk: see kGeneralOuter in main()).
   int64_t chunk = (reduce_size + parts - 1) / parts;
   int64_t r = part * chunk, end = min(reduce_size, r + chunk);
+  int64_t share = (end - r + split - 1) / split;
+  r += int64_t(sub) * share;
+  end = min(end, r + share);
 
   Acc acc[VEC];
   for (int e = 0; e < VEC; ++e) acc[e] = start();
+  if (!valid) {
+    end = r;  // nothing to load; still takes part in the combination below
+  }
   if (last - first == VEC && n_red == 1) {
     uint64_t step = uint64_t(p.v[red_sizes + 1]);
     at += uint64_t(r) * step;
@@ -371,6 +389,19 @@ void columns(Params p, uint64_t index) {
       for (int e = 0; e < last - first; ++e) acc[e] = add(acc[e], element(X_load(step_at + uint64_t(e * X_BYTES))));
     }
   }
+  if (split > 1) {  // uniform: every invocation of the workgroup is here
+    for (int e = 0; e < VEC; ++e) {
+      scratch[tid] = total(acc[e]);
+      barrier();
+      if (sub == 0) {
+        Acc s = start();
+        for (uint k = 0; k < split; ++k) s = add(s, scratch[k * lanes + col]);
+        acc[e] = s;
+      }
+      barrier();
+    }
+  }
+  if (!valid || sub != 0) return;
   if (parts > 1) {
     for (int e = 0; e < last - first; ++e) write_partial(part * outputs + o + e, total(acc[e]));
     return;
@@ -414,11 +445,10 @@ void main() {
     return;
   }
   if (args.mode == kColumns) {
-    uint64_t index = group * kWorkgroupSize + tid;
     if (args.stage == 0) {
-      columns(p, index);
+      columns(p, group, tid);
     } else {
-      column_partials(p, int64_t(index));
+      column_partials(p, int64_t(group * kWorkgroupSize + tid));
     }
     return;
   }

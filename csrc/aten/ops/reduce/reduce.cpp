@@ -106,6 +106,15 @@ constexpr int64_t kResidentInvocations = 1 << 18;
 // 1,437, 1,494, 1,324 and 1,085 in 2, 3, 4, 6 (the former rule, 16 steps a
 // part) and 12 (H100, ops.py, cuda 2,452; docs/measurements.md).
 constexpr int64_t kColumnStepsPerPart = 128;
+// Columns mode: the fewest reduced steps an invocation sharing an output
+// group takes (four rounds of four loads in flight). With one invocation a
+// group of 8 float16 outputs, the bias gradient above at h = 131072 ran as
+// 16,385 invocations, about 4 warps an SM, each walking all 128 rows: the
+// MNIST step's float16 sums took 75 us by GPU timestamps (this one and the
+// [128, 10] one, about 8), CUDA's sum of it 21 (H100, 2026-12-07,
+// benchmark/step_kernels.py and op_profile.py). Shared 8 ways it has 31
+// warps an SM; not measured yet.
+constexpr int64_t kColumnStepsPerShare = 16;
 
 c10::ScalarType accumulator(c10::ScalarType type) {
   if (type == c10::kDouble || type == c10::kLong) return type;
@@ -191,12 +200,20 @@ void launch(ReduceLayout& layout, const Launch& l) {
       break;
     }
     case kColumns: {
-      // At least kColumnStepsPerPart reduced steps per part, and at most 512
-      // partials per output, which stage 1 reads one invocation per output.
+      // First up to a workgroup of invocations share each output group's
+      // steps (at least kColumnStepsPerShare each) until about
+      // kResidentInvocations are busy; then parts of at least
+      // kColumnStepsPerPart steps each, at most 512 partials per output,
+      // which stage 1 reads one invocation per output.
       int64_t groups = outputs / layout.kept_size * (1 + (layout.kept_size + vec - 2) / vec);
-      parts = std::clamp<int64_t>(ceil_div(kResidentInvocations, groups), 1,
-                                  std::clamp<int64_t>(reduce_size / kColumnStepsPerPart, 1, 512));
-      invocations = groups * parts;
+      threads = 1;
+      while (threads * 2 <= wg && groups * threads * 2 <= kResidentInvocations &&
+             reduce_size / (threads * 2) >= kColumnStepsPerShare)
+        threads *= 2;
+      parts = std::clamp<int64_t>(
+          ceil_div(kResidentInvocations, groups * threads), 1,
+          std::clamp<int64_t>(reduce_size / threads / kColumnStepsPerPart, 1, 512));
+      invocations = ceil_div(groups, wg / threads) * parts * wg;
       break;
     }
   }

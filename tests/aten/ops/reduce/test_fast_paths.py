@@ -66,11 +66,30 @@ def test_long_rows_split_into_parts(no_fallback):
     check(x.to(torch.int64), lambda t: t.sum())
 
 
+@pytest.mark.parametrize("dtype", [torch.float16, torch.float32, torch.int64, torch.bool], ids=str)
+def test_columns_shared_by_several_invocations(dtype, no_fallback):
+    # 130 rows: several invocations share each output group's rows and
+    # combine in shared memory, with heads, ragged ends and a reduced dim
+    # split in two.
+    x = sample((130, 1037), dtype)
+    for view in (x, x[:, 1:], x[1:, 3:-2]):
+        check(view, lambda t: t.amax(0))
+        check(view, lambda t: torch.count_nonzero(t, 0))
+    if dtype != torch.bool:
+        check(x, lambda t: t.sum(0))
+        check(x[:, 1:], lambda t: t.sum(0))
+        check(x.reshape(2, 65, 1037), lambda t: t.sum((0, 1)))
+
+
 def test_long_columns_split_into_parts(no_fallback):
     x = sample((600, 1027), torch.float32)
     exact = x.double().sum(0)  # CPU's float sum is the less accurate one here
     torch.testing.assert_close(x.to("vulkan").sum(0).cpu().double(), exact, rtol=1e-6, atol=1e-5)
     check(x[:, 1:], lambda t: t.amin(0))
+    # Long enough for parts after a workgroup's invocations share each group.
+    y = sample((70000, 24), torch.float32)
+    torch.testing.assert_close(y.to("vulkan").sum(0).cpu().double(), y.double().sum(0), rtol=1e-6, atol=1e-4)
+    check(y[:, 1:], lambda t: t.amax(0))
 
 
 def test_out_variant(no_fallback):
