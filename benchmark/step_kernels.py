@@ -13,13 +13,13 @@ submits, batch boundaries, synchronization.
 """
 
 import argparse
-import collections
 import statistics
 import time
 
 import torch
 
-import torchvulkan
+import torchvulkan  # noqa: F401 (registers the device)
+from kernel_times import kernel_times
 from mnist_benchmark import training
 from timing import until_stable, warm_up
 
@@ -38,19 +38,7 @@ def host_time(fn, reps):
 
 def kernel_sums(fn, reps):
     """{kernel: median nanoseconds a call}, dispatches of a kernel within a call summed."""
-    torch.vulkan.synchronize()
-    per_call = []
-    for _ in range(reps):
-        torchvulkan._C.profile_kernels(True, 0)
-        try:
-            fn()
-            torch.vulkan.synchronize()
-        finally:
-            torchvulkan._C.profile_kernels(False, 0)
-        sums = collections.Counter()
-        for name, ns in torchvulkan._C.kernel_times(0):
-            sums[name] += ns
-        per_call.append(sums)
+    per_call = [{name: sum(ns) for name, ns in kernel_times(fn, 1).items()} for _ in range(reps)]
     names = set().union(*per_call)
     return {name: statistics.median(c.get(name, 0) for c in per_call) for name in names}
 
