@@ -200,14 +200,15 @@ void launch(ReduceLayout& layout, const Launch& l) {
       break;
     }
     case kColumns: {
-      // First up to a workgroup of invocations share each output group's
-      // steps (at least kColumnStepsPerShare each) until about
+      // First a few invocations of a workgroup share each output group's
+      // steps (at least kColumnStepsPerShare each, and 32 groups a share so
+      // that a warp's loads stay 512 contiguous bytes) until about
       // kResidentInvocations are busy; then parts of at least
       // kColumnStepsPerPart steps each, at most 512 partials per output,
       // which stage 1 reads one invocation per output.
       int64_t groups = outputs / layout.kept_size * (1 + (layout.kept_size + vec - 2) / vec);
       threads = 1;
-      while (threads * 2 <= wg && groups * threads * 2 <= kResidentInvocations &&
+      while (threads * 2 * 32 <= wg && groups * threads * 2 <= kResidentInvocations &&
              reduce_size / (threads * 2) >= kColumnStepsPerShare)
         threads *= 2;
       parts = std::clamp<int64_t>(
