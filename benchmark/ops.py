@@ -1,5 +1,8 @@
-"""Op benchmarks: vulkan next to cuda (when present) in one process.
+"""Op benchmarks: vulkan next to cuda (when present) in the same run.
 
+Each device runs in its own process (cuda first, in a child that never
+imports torchvulkan: with a PrivateUse1 backend registered, PyTorch's
+autograd engine asserts on cuda backward passes, pytorch/pytorch#161129).
 Each case is timed on each device after a warm-up, synchronized, as the median
 of several repetitions. Bandwidth cases report GB/s (bytes read + written per
 second), matrix products TFLOP/s, latency cases microseconds per op. The
@@ -19,10 +22,12 @@ timed through the CPU fallback.
 import argparse
 import json
 import os
+import subprocess
+import sys
+import tempfile
 
 import torch
 
-import torchvulkan  # noqa: F401  (registers the device)
 from timing import timeit
 
 MiB = 1 << 20
@@ -308,22 +313,45 @@ SECTIONS = {"elementwise": elementwise_cases, "reduce": reduce_cases, "matmul": 
             "linalg": linalg_cases}
 
 
-def run_case(name, unit, setup, devices, quick):
-    figures = {}
-    reps, inner = (3, 2) if quick else (7, 10)
-    if unit == "TFLOP/s":
-        reps, inner = (3, 1) if quick else (5, 3)
-    for device in devices:
-        fn, work = setup(device)
-        seconds, device_seconds = timeit(fn, device, reps, 1 if unit == "us/op" else inner)
-        for key, t in ((device, seconds), (f"{device} by events", device_seconds)):
-            figures[key] = {"GB/s": work / t / 1e9, "TFLOP/s": work / t / 1e9, "us/op": t / work * 1e6}[unit]
+def measure(cases, device, quick):
+    """{case name: (figure, figure by events)} on `device`, or the first line
+    of the error a case raised (an op that is not native, in strict mode)."""
+    results = {}
+    for name, unit, setup in cases:
+        reps, inner = (3, 2) if quick else (7, 10)
+        if unit == "TFLOP/s":
+            reps, inner = (3, 1) if quick else (5, 3)
+        try:
+            fn, work = setup(device)
+            seconds, device_seconds = timeit(fn, device, reps, 1 if unit == "us/op" else inner)
+        except RuntimeError as error:
+            results[name] = str(error).splitlines()[0][:90]
+            continue
         del fn
-    if "cuda" in figures:
-        ratio = figures["cuda"] / figures["vulkan"] if unit == "us/op" else figures["vulkan"] / figures["cuda"]
-    else:
-        ratio = None
-    return figures, ratio
+        results[name] = [{"GB/s": work / t / 1e9, "TFLOP/s": work / t / 1e9, "us/op": t / work * 1e6}[unit]
+                         for t in (seconds, device_seconds)]
+    return results
+
+
+def selected(args, quick, size):
+    """[(section, cases)] that --only and --match select."""
+    sections = []
+    for section in args.only.split(","):
+        cases = SECTIONS[section](quick) if section in ("matmul", "conv", "linalg") else SECTIONS[section](size)
+        if args.match:
+            cases = [c for c in cases if any(m in c[0] for m in args.match.split(","))]
+        sections.append((section, cases))
+    return sections
+
+
+def cuda_figures(argv):
+    """The cuda child's results per section, and its device's name."""
+    with tempfile.NamedTemporaryFile(suffix=".json") as out:
+        subprocess.run([sys.executable, os.path.abspath(__file__), *argv, "--worker", "cuda", "--json", out.name],
+                       check=True)
+        with open(out.name) as f:
+            found = json.load(f)
+    return found["sections"], found["name"]
 
 
 def main():
@@ -332,25 +360,42 @@ def main():
     parser.add_argument("--only", default=",".join(SECTIONS))
     parser.add_argument("--match", help="comma-separated substrings: run only cases whose name has one")
     parser.add_argument("--json")
+    parser.add_argument("--worker", help=argparse.SUPPRESS)  # a child measuring one device
     args = parser.parse_args()
-    devices = ["vulkan"] + (["cuda"] if torch.cuda.is_available() else [])
     torch.backends.cuda.matmul.allow_tf32 = False  # fp32 compared as fp32
     size = (4 if args.quick else 256) * MiB
-    print(f"vulkan: {torch.vulkan.get_device_name()}" +
-          (f" | cuda: {torch.cuda.get_device_name()}" if "cuda" in devices else ""))
+    sections = selected(args, args.quick, size)
+    if args.worker:
+        found = {section: measure(cases, args.worker, args.quick) for section, cases in sections}
+        with open(args.json, "w") as f:
+            json.dump({"sections": found, "name": torch.cuda.get_device_name()}, f)
+        return
+
+    cuda, cuda_name = ({}, None)
+    if torch.cuda.is_available():
+        argv = ["--only", args.only] + (["--match", args.match] if args.match else []) + \
+            (["--quick"] if args.quick else [])
+        cuda, cuda_name = cuda_figures(argv)
+    import torchvulkan  # noqa: F401  (registers the device; after the cuda child, see the docstring)
+
+    devices = ["vulkan"] + (["cuda"] if cuda_name else [])
+    print(f"vulkan: {torch.vulkan.get_device_name()}" + (f" | cuda: {cuda_name}" if cuda_name else ""))
     rows = []
-    for section in args.only.split(","):
-        cases = SECTIONS[section](args.quick) if section in ("matmul", "conv", "linalg") else SECTIONS[section](size)
+    for section, cases in sections:
         print(f"\n{section}\n{'case':34s}{'unit':>9s}" + "".join(f"{d:>12s}" for d in devices) +
               ("     vs cuda" if len(devices) > 1 else "") + "".join(f"{d + ' by events':>18s}" for d in devices))
-        if args.match:
-            cases = [c for c in cases if any(m in c[0] for m in args.match.split(","))]
         for name, unit, setup in cases:
-            try:
-                figures, ratio = run_case(name, unit, setup, devices, args.quick)
-            except RuntimeError as error:
-                print(f"{name:34s}  not native: {str(error).splitlines()[0][:90]}")
+            found = {"vulkan": measure([(name, unit, setup)], "vulkan", args.quick)[name]}
+            if cuda_name:
+                found["cuda"] = cuda[section][name]
+            failed = [f"{d}: {v}" for d, v in found.items() if isinstance(v, str)]
+            if failed:
+                print(f"{name:34s}  not native: {'; '.join(failed)}")
                 continue
+            figures = {d: v[0] for d, v in found.items()} | {f"{d} by events": v[1] for d, v in found.items()}
+            ratio = None
+            if cuda_name:
+                ratio = figures["cuda"] / figures["vulkan"] if unit == "us/op" else figures["vulkan"] / figures["cuda"]
             rows.append({"section": section, "case": name, "unit": unit, **figures, "ratio": ratio})
             print(f"{name:34s}{unit:>9s}" + "".join(f"{figures[d]:12.4g}" for d in devices) +
                   (f"{ratio:12.2f}" if ratio else "") +
