@@ -333,11 +333,11 @@ def measure(cases, device, quick):
     return results
 
 
-def selected(args, quick, size):
+def selected(args, size):
     """[(section, cases)] that --only and --match select."""
     sections = []
     for section in args.only.split(","):
-        cases = SECTIONS[section](quick) if section in ("matmul", "conv", "linalg") else SECTIONS[section](size)
+        cases = SECTIONS[section](args.quick) if section in ("matmul", "conv", "linalg") else SECTIONS[section](size)
         if args.match:
             cases = [c for c in cases if any(m in c[0] for m in args.match.split(","))]
         sections.append((section, cases))
@@ -364,7 +364,7 @@ def main():
     args = parser.parse_args()
     torch.backends.cuda.matmul.allow_tf32 = False  # fp32 compared as fp32
     size = (4 if args.quick else 256) * MiB
-    sections = selected(args, args.quick, size)
+    sections = selected(args, size)
     if args.worker:
         found = {section: measure(cases, args.worker, args.quick) for section, cases in sections}
         with open(args.json, "w") as f:

@@ -2,8 +2,8 @@
 clock against the GPU's own time per kernel.
 
 For each hidden width, mnist_benchmark.py's forward + backward (or, with
---step, the whole Adam step) is timed by the host's clock (median, after
-timing.warm_up), then run with torchvulkan._C.profile_kernels on, which
+--step, the whole Adam step) is timed by the host's clock as
+mnist_benchmark.py times it (median_time), then run with torchvulkan._C.profile_kernels on, which
 brackets every dispatch with GPU timestamps (each dispatch then waits for
 the ones before it, so each figure is that kernel alone). The gap between
 the host's time and the kernels' sum is time the GPU sat idle: recording,
@@ -14,26 +14,12 @@ submits, batch boundaries, synchronization.
 
 import argparse
 import statistics
-import time
 
 import torch
 
 import torchvulkan  # noqa: F401 (registers the device)
 from kernel_times import kernel_times
-from mnist_benchmark import training
-from timing import until_stable, warm_up
-
-
-def host_time(fn, reps):
-    def measure():
-        samples = []
-        for _ in range(reps):
-            start = time.perf_counter()
-            fn()
-            torch.vulkan.synchronize()
-            samples.append(time.perf_counter() - start)
-        return statistics.median(samples)
-    return until_stable(measure)
+from mnist_benchmark import median_time, training
 
 
 def kernel_sums(fn, reps):
@@ -52,8 +38,7 @@ def main():
     for h in (int(v) for v in args.h.split(",")):
         forward_backward, step, _, _ = training("vulkan", h, torch.float16)
         fn = step if args.step else forward_backward
-        warm_up(fn, "vulkan", calls=3)
-        wall = host_time(fn, args.reps)
+        wall = median_time(fn, "vulkan", args.reps)
         kernels = kernel_sums(fn, args.reps)
         busy = sum(kernels.values())
         print(f"h={h} {'step' if args.step else 'forward+backward'}: host {wall * 1e6:.0f} us, "
