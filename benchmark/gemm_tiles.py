@@ -39,10 +39,12 @@ CASES = [
     ("mnist h=65536 x@W^T", (128, 784, 65536), False, True, 1),
     ("mnist h=65536 g^T@x", (65536, 128, 784), True, False, 1),
     ("mnist h=65536 g@W", (128, 65536, 784), False, False, 1),
+    ("mnist h=393216 x@W^T", (128, 784, 393216), False, True, 1),
     ("mnist h=393216 g^T@x", (393216, 128, 784), True, False, 1),
     # The second layer's products (h = 393216, 10 classes): M = 10, K = 10
     # and N = 10 (split-K), memory bound (docs/measurements.md, sixteenth
     # session).
+    ("mnist h=131072 g2^T@a", (10, 128, 131072), True, False, 1),
     ("mnist h=393216 g2^T@a", (10, 128, 393216), True, False, 1),
     ("mnist h=393216 g2@W2", (128, 10, 393216), False, False, 1),
     ("mnist h=393216 a@W2^T", (128, 393216, 10), False, True, 1),

@@ -89,6 +89,10 @@ const int T = 16;
 // 70, the MNIST benchmark's g^T @ x at h = 393216 (K = 128) 105 against 78.
 // Compiling the scalar path out alone gave most of it (213, 130, 89); 32-bit
 // coordinates alone nothing (125, 76, 78).
+//
+// ONE_AHEAD (the k64 tiles, forced only: BK 64): VECTORS with one step of
+// loads in flight, the same registers as two steps of 32, so that each row
+// of a K-contiguous operand is read 128 bytes (a cache line) at a time.
 #ifdef VECTORS
 #define COORD int
 #else
@@ -326,7 +330,7 @@ void main() {
     }
     barrier();
   }
-#elif defined(VECTORS)
+#elif defined(VECTORS) && !defined(ONE_AHEAD)
   // Two steps of loads in flight: step s's registers are refilled with step
   // s + 2 while step s + 1's are still arriving.
   uvec4 ra[CA], rb[CB], ra2[CA], rb2[CB];

@@ -58,6 +58,13 @@ namespace {
 // 393216 25.1 / 34.4 against 107, x @ W^T at h = 65536 18.6 / 20.7 against
 // 123 (255 and 168 registers, no spills): NVIDIA's global fragment loads
 // are no substitute for a shared stage.)
+// k64, v128 with steps of 64 along K and one step of loads in flight (each
+// row of a K-contiguous operand read 128 bytes at a time, where v128 reads
+// 64 twice: x @ W1^T's W1 streamed at 1.17 TB/s), is taken only when
+// forced; not measured yet. So is m256, v256's 256 x 128 transposed: with
+// K = 128 (g^T @ x) v128's first loads are 64 KiB a workgroup, all of them
+// at once (3.6 us), and m256 loads a quarter less a flop without v256's
+// waste on N = 784 (1,024 columns computed against v128's 896).
 // q128 (gemm_coop_phases, float16 only) and qt128 (gemm_tiled_phases) are
 // v128 and t128wv writing clock stamps, for benchmark/coop_phases.py:
 // forced only. n16 (gemm_coop_thin) is a tile-less kernel (thin_kernel).
@@ -86,7 +93,9 @@ constexpr Tile kTiles[] = {{"t64", false, false, 64, 64, 16, "gemm_tiled"},
                            {"d128", true, true, 128, 128, 32, "gemm_coop"},
                            {"q128", true, true, 128, 128, 32, "gemm_coop_phases"},
                            {"qt128", false, true, 128, 128, 8, "gemm_tiled_phases"},
-                           {"n16", true, true, 0, 0, 0, "gemm_coop_thin"}};
+                           {"n16", true, true, 0, 0, 0, "gemm_coop_thin"},
+                           {"k64", true, true, 128, 128, 64, "gemm_coop"},
+                           {"m256", true, true, 256, 128, 32, "gemm_coop"}};
 constexpr const Tile &kT64 = kTiles[0], &kT128 = kTiles[1], &kS128 = kTiles[2], &kS256 = kTiles[3],
                      &kV128 = kTiles[6], &kV256 = kTiles[7], &kT128W = kTiles[9],
                      &kDot = kTiles[10], &kRows = kTiles[11], &kRowsK = kTiles[12],
@@ -396,12 +405,23 @@ void launch_thin(rt::Device& dev, const Tile& thin, std::vector<int64_t>& meta, 
   // Columns per workgroup: gemm_rows.comp's r16 and gemm_small_k.comp take
   // 16 bytes of them an invocation, r16k one.
   int64_t columns = static_cast<int64_t>(kernel.workgroup_size) * (rows || short_k ? vector : 1);
-  int64_t blocks = batches *
-                   (dot    ? (M + kDotRows - 1) / kDotRows
-                    : coop ? (M + kCoopThinRows - 1) / kCoopThinRows
-                           : (N + columns - 1) / columns) *
-                   (short_k ? (M + kShortKRows - 1) / kShortKRows : 1);
+  auto blocks_of = [&](int64_t columns) {
+    return batches *
+           (dot    ? (M + kDotRows - 1) / kDotRows
+            : coop ? (M + kCoopThinRows - 1) / kCoopThinRows
+                   : (N + columns - 1) / columns) *
+           (short_k ? (M + kShortKRows - 1) / kShortKRows : 1);
+  };
+  int64_t blocks = blocks_of(columns);
   int64_t target = dot || coop ? 512 : 1024, min_split = dot ? 1024 : coop ? 512 : 256;
+  // gemm_rows.comp's r16 and r12 split a workgroup's invocations into up to
+  // four slices of K where its columns alone give fewer than target
+  // workgroups, before splitting K across workgroups.
+  int64_t slices = 1;
+  if (rows) {
+    while (slices < 4 && blocks_of(columns / slices / 2) <= target) slices *= 2;
+    blocks = blocks_of(columns / slices);
+  }
   int64_t splits =
       std::clamp<int64_t>((target + blocks - 1) / blocks, 1, std::max<int64_t>(1, K / min_split));
   // Splits of whole steps: gemm_coop_thin.comp's 64 values of K, the others' vectors.
@@ -415,7 +435,7 @@ void launch_thin(rt::Device& dev, const Tile& thin, std::vector<int64_t>& meta, 
       sums ? at::empty({splits * batches * M * N}, out.options().dtype(at::kFloat)) : at::Tensor();
   int64_t flags = (rows || short_k) && splits == 1 && out_vectors ? 4 : 0;
   int64_t lanes = reduce_lanes(dev, batches * M * N, splits);
-  meta.insert(meta.end(), {flags, splits, chunk, int64_t(address_of(workspace)), lanes});
+  meta.insert(meta.end(), {flags, splits, chunk, int64_t(address_of(workspace)), lanes, slices});
   uint64_t args = 0;  // the kernels' only push constant: the parameter block's address
   auto dispatch = [&](const rt::Kernel& kernel, uint64_t invocations,
                       std::span<const rt::Access> touched) {
