@@ -4,7 +4,7 @@ fault, and the next synchronization (a copy to the host, item(),
 torch.vulkan.synchronize()) raises IndexError, once; the process stays
 usable. Negative indices count from the end where the CPU lets them
 (advanced indexing, take, put_) and are out of range where it does not
-(gather, scatter, index_select, embedding)."""
+(gather, scatter, index_select, embedding, nll_loss's targets)."""
 
 import pytest
 import torch
@@ -20,6 +20,7 @@ OPS = {
     "scatter_add_": (lambda v, i: v.clone().scatter_add_(0, i, torch.ones(i.shape, device=v.device)), False),
     "index_select": (lambda v, i: v.index_select(0, i), False),
     "embedding": (lambda v, i: F.embedding(i, v.view(-1, 1)), False),
+    "nll_loss": (lambda v, i: F.nll_loss(v.expand(2, 6), i), False),
 }
 
 

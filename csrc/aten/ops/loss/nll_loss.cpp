@@ -1,6 +1,7 @@
-// nll_loss forward and backward (the second half of cross_entropy): one
-// kernel per sample (shaders/loss/nll.comp), then native sums for the
-// reductions.
+// nll_loss forward and backward (the second half of cross_entropy) through
+// shaders/loss/nll.comp: the sum and the mean in one workgroup up to
+// kTotalRounds samples an invocation, per-sample losses and native sums
+// beyond; the backward pass in one kernel that also writes the zeros.
 #include <ATen/core/ATen_fwd.h>
 #include <ATen/core/Reduction.h>
 #include <ATen/ops/div.h>
@@ -40,29 +41,50 @@ NllArgs layout(const at::Tensor& self, const at::Tensor& target, const at::Tenso
   return args;
 }
 
-void launch(const char* op, NllArgs& args, const at::Tensor& like,
-            const std::vector<rt::Access>& accesses) {
-  rt::Device& dev = device_for(like);
-  const rt::Kernel& kernel =
-      dev.pipelines().get(std::string("nll.") + op + "." + dtype_name(like.scalar_type()));
-  dev.stream().dispatch(kernel, &args, sizeof(args), nullptr, 0,
-                        static_cast<uint64_t>(args.samples), accesses);
+const rt::Kernel& kernel_for(const char* op, const at::Tensor& like) {
+  return device_for(like).pipelines().get(std::string("nll.") + op + "." +
+                                          dtype_name(like.scalar_type()));
 }
+
+void launch(const rt::Kernel& kernel, NllArgs& args, const at::Tensor& like, int64_t invocations,
+            const std::vector<rt::Access>& accesses) {
+  device_for(like).stream().dispatch(kernel, &args, sizeof(args), nullptr, 0,
+                                     static_cast<uint64_t>(invocations), accesses);
+}
+
+// Samples an invocation of the one-workgroup sum walks at most: a
+// classification batch is one launch where per-sample losses, two sums, a
+// division and two copies were six (the MNIST benchmark's loss, six of its
+// forward pass's eleven kernels). Longer walks, a load after a load each
+// round, would take longer than those launches.
+constexpr int64_t kTotalRounds = 32;
 
 void forward(const at::Tensor& self, const at::Tensor& target, const at::Tensor& weight_in,
              int64_t reduction, int64_t ignore_index, const at::Tensor& output,
              const at::Tensor& total_weight) {
   at::Tensor weight = weight_in.defined() ? weight_in.contiguous() : weight_in;
   NllArgs args = layout(self, target, weight, ignore_index);
+  args.source = address_of(self);
+  std::vector<rt::Access> accesses = {span_of(self, false), span_of(target, false)};
+  if (weight.defined()) accesses.push_back(span_of(weight, false));
+  const rt::Kernel& one_workgroup = kernel_for("total", self);
+  if (reduction != at::Reduction::None &&
+      args.samples <= kTotalRounds * static_cast<int64_t>(one_workgroup.workgroup_size)) {
+    args.result = address_of(output);
+    args.out_weight = address_of(total_weight);
+    args.mode = reduction == at::Reduction::Sum ? 1 : 2;
+    accesses.push_back(span_of(output, true));
+    accesses.push_back(span_of(total_weight, true));
+    launch(one_workgroup, args, self, one_workgroup.workgroup_size, accesses);
+    return;
+  }
   at::Tensor losses = at::empty({args.samples}, self.options());
   at::Tensor weights = at::empty({args.samples}, self.options());
-  args.source = address_of(self);
   args.result = address_of(losses);
   args.out_weight = address_of(weights);
-  std::vector<rt::Access> accesses = {span_of(self, false), span_of(target, false),
-                                      span_of(losses, true), span_of(weights, true)};
-  if (weight.defined()) accesses.push_back(span_of(weight, false));
-  launch("forward", args, self, accesses);
+  accesses.push_back(span_of(losses, true));
+  accesses.push_back(span_of(weights, true));
+  launch(kernel_for("samples", self), args, self, args.samples, accesses);
   if (reduction == at::Reduction::None) {
     output.copy_(losses.view(output.sizes()));
     total_weight.zero_();
@@ -84,7 +106,6 @@ void backward(const at::Tensor& grad_output, const at::Tensor& self, const at::T
     grad_input.copy_(dense);
     return;
   }
-  grad_input.zero_();
   at::Tensor weight = weight_in.defined() ? weight_in.contiguous() : weight_in;
   at::Tensor grad = grad_output.contiguous();
   NllArgs args = layout(self, target, weight, ignore_index);
@@ -95,7 +116,7 @@ void backward(const at::Tensor& grad_output, const at::Tensor& self, const at::T
   std::vector<rt::Access> accesses = {span_of(grad, false), span_of(target, false),
                                       span_of(total_weight, false), span_of(grad_input, true)};
   if (weight.defined()) accesses.push_back(span_of(weight, false));
-  launch("backward", args, self, accesses);
+  launch(kernel_for("backward", self), args, self, args.samples * args.classes, accesses);
 }
 
 std::tuple<at::Tensor, at::Tensor> nll_loss_forward(const at::Tensor& self,

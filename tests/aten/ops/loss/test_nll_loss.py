@@ -1,6 +1,8 @@
 import pytest
 import torch
+import torch.nn.functional as F
 
+from tests.helpers import kernels_of
 from tests.opinfo import check_op, parametrize
 
 OPS = ["nn.functional.nll_loss", "nn.functional.cross_entropy"]
@@ -39,3 +41,26 @@ def test_backward_into_a_strided_grad_input(no_fallback):
     torch.ops.aten.nll_loss_backward.grad_input(grad.to("vulkan"), x.to("vulkan"), target.to("vulkan"), None, 1,
                                                 -100, total.to("vulkan"), grad_input=out)
     torch.testing.assert_close(out.cpu(), expected)
+
+
+# The sum and the mean (nll_loss.cpp): a batch in one workgroup, the whole
+# loss one kernel; past kTotalRounds samples an invocation, per-sample
+# losses and native sums. Weights, ignored samples, float16 summed in
+# float32, and every sample ignored (the mean is 0 / 0).
+@pytest.mark.parametrize("reduction", ["mean", "sum"])
+@pytest.mark.parametrize("samples", [128, 3000, 40000])
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float16])
+def test_sum_and_mean(samples, reduction, dtype, no_fallback):
+    x = torch.randn(samples, 7).log_softmax(1).to(dtype)
+    target = torch.randint(0, 7, (samples,))
+    target[::5] = -100
+    weight = torch.rand(7).to(dtype)
+    dx, dt, dw = x.to("vulkan"), target.to("vulkan"), weight.to("vulkan")
+    first = kernels_of(lambda: F.nll_loss(dx, dt, weight=dw, reduction=reduction))[0]
+    assert first == f"nll.{'total' if samples <= 3000 else 'samples'}.{'f32' if dtype == torch.float32 else 'f16'}"
+    got = F.nll_loss(dx, dt, weight=dw, reduction=reduction).cpu()
+    expected = F.nll_loss(x.double(), target, weight=weight.double(), reduction=reduction)
+    tol = dict(rtol=1e-4, atol=1e-4) if dtype == torch.float32 else dict(rtol=2e-3, atol=1e-3)
+    torch.testing.assert_close(got.double(), expected, **tol)
+    ignored = F.nll_loss(dx[:4], torch.full((4,), -100, device="vulkan"), reduction=reduction).cpu()
+    assert ignored.isnan().item() if reduction == "mean" else ignored.item() == 0
