@@ -3,7 +3,7 @@
 Each configuration runs in its own process with TORCHVULKAN_GEMM_TILE set
 (csrc/aten/ops/matmul/gemm.cpp lists them; a configuration applies to the
 products of its tier: t64/t128/t128w/t128wv/t128x64 to the portable tier,
-s128/s256, v128/v256, d128 and VK_NV_cooperative_matrix2's c128/c256 to float16
+s128/s256, v128/v256 and VK_NV_cooperative_matrix2's c128/c256 to float16
 and bfloat16 on tensor cores, n16, dot, rows, rows_k, small_k (and rows16,
 the 16-row forms of rows and rows_k for every product they take) to the
 tile-less kernels' products

@@ -89,10 +89,6 @@ const int T = 16;
 // 70, the MNIST benchmark's g^T @ x at h = 393216 (K = 128) 105 against 78.
 // Compiling the scalar path out alone gave most of it (213, 130, 89); 32-bit
 // coordinates alone nothing (125, 76, 78).
-//
-// ONE_AHEAD (the k64 tiles, forced only: BK 64): VECTORS with one step of
-// loads in flight, the same registers as two steps of 32, so that each row
-// of a K-contiguous operand is read 128 bytes (a cache line) at a time.
 #ifdef VECTORS
 #define COORD int
 #else
@@ -122,24 +118,8 @@ const int STAGE_A = STAGE_HALVES_A / UNIT, STAGE_B = STAGE_HALVES_B / UNIT;
 const int SMEM_B = STAGE_A;
 const int EPI_PITCH = (WN + PAD) / UNIT;
 const int EPI = T * EPI_PITCH, EPI_BIAS = EPI * WORKGROUP / 32, EPI_END = EPI_BIAS + 32 * WORKGROUP / 32;
-// TWO_STAGES (the d tiles, a candidate taken only when forced): two stages,
-// the second STAGE_A + STAGE_B further on, so that each step of K needs one
-// barrier instead of two and one subgroup's stores of the next tile overlap
-// the others' multiplies (40 KiB for 128x128 tiles with BK 32). The H200's
-// two-stage test (this header's top) was at 128x256 tiles, where two stages
-// left room only for BK 16. Its first form stored each stage before the
-// multiplies, waiting there for loads issued one step earlier, and lost on
-// the H100 (2026-12-06, TFLOP/s): 4096^3 187 against v128's 253, 8192^3 195
-// against 276, the MNIST benchmark's g^T @ x 64.8 against 109. Now the
-// multiplies come first, and each stage waits for loads issued two steps
-// earlier, as in v128; not measured yet.
-#ifdef TWO_STAGES
-const int STAGES = 2;
-#else
-const int STAGES = 1;
-#endif
 const int STAGE = STAGE_A + STAGE_B;
-shared uvec4 smem[max(STAGES * STAGE, EPI_END)];
+shared uvec4 smem[max(STAGE, EPI_END)];
 
 // An operand seen as [rows, K] (A as it is, B transposed), staged by the
 // workgroup in 16-byte chunks: 8 consecutive halves along its contiguous
@@ -263,17 +243,15 @@ void main() {
   [[unroll]] for (int j = 0; j < CA; ++j) { ad[j] += a.step_bytes; RA[j] = load8(a, ad[j], j); } \
   [[unroll]] for (int j = 0; j < CB; ++j) { bd[j] += b.step_bytes; RB[j] = load8(b, bd[j], j); }
 // Writes a tile held in registers to the shared stage.
-#define STASH_TILE(RA, RB) STASH_AT(RA, RB, 0)
-#define STASH_AT(RA, RB, OFF) \
-  [[unroll]] for (int j = 0; j < CA; ++j) smem[(OFF) + (a.smem + j * a.smem_apart) / UNIT] = RA[j]; \
-  [[unroll]] for (int j = 0; j < CB; ++j) smem[(OFF) + SMEM_B + (b.smem + j * b.smem_apart) / UNIT] = RB[j];
-// Multiplies the tile staged at OFF into the accumulators, 16 of K at a time.
-#define COMPUTE() COMPUTE_AT(0)
-#define COMPUTE_AT(OFF) \
+#define STASH_TILE(RA, RB) \
+  [[unroll]] for (int j = 0; j < CA; ++j) smem[(a.smem + j * a.smem_apart) / UNIT] = RA[j]; \
+  [[unroll]] for (int j = 0; j < CB; ++j) smem[SMEM_B + (b.smem + j * b.smem_apart) / UNIT] = RB[j];
+// Multiplies the staged tile into the accumulators, 16 of K at a time.
+#define COMPUTE() \
   [[unroll]] for (int kk = 0; kk < BK / T; ++kk) { \
     coopmat<ELEM, gl_ScopeSubgroup, T, T, gl_MatrixUseA> fa[FM]; \
     [[unroll]] for (int i = 0; i < FM; ++i) { \
-      int at = (OFF) + (a_first + i * a_next + kk * a_deep) / UNIT; \
+      int at = (a_first + i * a_next + kk * a_deep) / UNIT; \
       if (a.k_major) { \
         coopMatLoad(fa[i], smem, at, pa / UNIT, gl_CooperativeMatrixLayoutRowMajor); \
       } else { \
@@ -282,7 +260,7 @@ void main() {
     } \
     coopmat<ELEM, gl_ScopeSubgroup, T, T, gl_MatrixUseB> fb[FN]; \
     [[unroll]] for (int j = 0; j < FN; ++j) { \
-      int at = (OFF) + SMEM_B + (b_first + j * b_next + kk * b_deep) / UNIT; \
+      int at = SMEM_B + (b_first + j * b_next + kk * b_deep) / UNIT; \
       if (b.k_major) { \
         coopMatLoad(fb[j], smem, at, pb / UNIT, gl_CooperativeMatrixLayoutColumnMajor); \
       } else { \
@@ -293,44 +271,7 @@ void main() {
       [[unroll]] for (int j = 0; j < FN; ++j) acc[i][j] = coopMatMulAdd(fa[i], fb[j], acc[i][j]); \
   }
 
-#if defined(VECTORS) && defined(TWO_STAGES)
-  // Two steps of loads in flight as below, and two stages: while stage 0
-  // holds step s, step s + 1 is stored to stage 1 and multiplied after one
-  // barrier, while step s + 2 goes to stage 0.
-  uvec4 ra[CA], rb[CB], ra2[CA], rb2[CB];
-  LOAD_FIRST(ra, rb)
-  if (steps > 1) {
-    LOAD_NEXT(ra2, rb2)
-  }
-  STASH_AT(ra, rb, 0)
-  if (steps > 2) {
-    LOAD_NEXT(ra, rb)
-  }
-  barrier();
-  for (int s = 0; s < steps; s += 2) {
-    // Stage 0 holds step s; ra2 step s + 1 and ra step s + 2 are in flight.
-    // Each stage is stored after the multiplies, which hide the wait for
-    // its loads; the stage stored is free, as its last reader finished
-    // before the barrier above.
-    COMPUTE_AT(0)
-    if (s + 1 < steps) {
-      STASH_AT(ra2, rb2, STAGE)
-    }
-    if (s + 3 < steps) {
-      LOAD_NEXT(ra2, rb2)
-    }
-    barrier();
-    if (s + 1 >= steps) break;
-    COMPUTE_AT(STAGE)
-    if (s + 2 < steps) {
-      STASH_AT(ra, rb, 0)
-    }
-    if (s + 4 < steps) {
-      LOAD_NEXT(ra, rb)
-    }
-    barrier();
-  }
-#elif defined(VECTORS) && !defined(ONE_AHEAD)
+#if defined(VECTORS)
   // Two steps of loads in flight: step s's registers are refilled with step
   // s + 2 while step s + 1's are still arriving.
   uvec4 ra[CA], rb[CB], ra2[CA], rb2[CB];

@@ -38,10 +38,12 @@ namespace {
 // (v64 and w128, 32x32 and 32x64 subgroup tiles for more workgroups per SM,
 // lost to v128 everywhere on the H200, 2026-12-05: docs/measurements.md.
 // So did v128 with fewer live registers on the H100, 2026-12-06: local
-// memory 112 -> 48 bytes, no faster.) d128, v128 in two shared stages (one
-// barrier a step), is taken only when forced: its first form lost (H100,
-// 2026-12-06: 187 against 253 TFLOP/s at 4096^3), its second is not
-// measured yet (gemm_coop.comp). (p128, v128 with each workgroup multiplying
+// memory 112 -> 48 bytes, no faster.) (d128, v128 in two shared stages with
+// one barrier a step, lost in both its forms and was removed: H100, float16
+// TFLOP/s, the first (each stage stored before the multiplies, 2026-12-06)
+// 187 against 253 at 4096^3, the second (multiplies first, 2026-12-07) 181
+// against 268, x @ W^T at h = 65536 / 393216 97.8 / 116 against 134 / 165,
+// g^T @ x 61.1 / 64.0 against 95.6 / 108. (p128, v128 with each workgroup multiplying
 // several output tiles in turn, so that one tile's epilogue hid the next
 // one's first loads, lost and was removed: H100, 2026-12-07, float16
 // TFLOP/s, 4096^3 144 against v128's 258, the MNIST benchmark's g^T @ x 60.2
@@ -57,14 +59,15 @@ namespace {
 // TFLOP/s against v128's, 4096^3 25.2 / 25.5 against 256, g^T @ x at h =
 // 393216 25.1 / 34.4 against 107, x @ W^T at h = 65536 18.6 / 20.7 against
 // 123 (255 and 168 registers, no spills): NVIDIA's global fragment loads
-// are no substitute for a shared stage.)
-// k64, v128 with steps of 64 along K and one step of loads in flight (each
-// row of a K-contiguous operand read 128 bytes at a time, where v128 reads
-// 64 twice: x @ W1^T's W1 streamed at 1.17 TB/s), is taken only when
-// forced; not measured yet. So is m256, v256's 256 x 128 transposed: with
-// K = 128 (g^T @ x) v128's first loads are 64 KiB a workgroup, all of them
-// at once (3.6 us), and m256 loads a quarter less a flop without v256's
-// waste on N = 784 (1,024 columns computed against v128's 896).
+// are no substitute for a shared stage. So did, same run as d128's second
+// form: k64, v128 with steps of 64 along K and one step of loads in flight
+// (each row of a K-contiguous operand read 128 bytes at a time where v128
+// reads 64 twice), 188 at 4096^3, x @ W^T 92.8 / 117, g^T @ x 53.5 / 55.8,
+// spilling 448-464 bytes; and m256, v256's 256 x 128 transposed (a quarter
+// less loaded a flop than v128 with K = 128, no waste on N = 784), 243 at
+// 4096^3, g^T @ x 91.4 / 102, x @ W^T (M = 128: half of each tile idle)
+// 89.5 / 106, 255 registers, no spills. cuBLAS in that run: 604, x @ W^T
+// 240 / 280, g^T @ x 247 / 290.)
 // q128 (gemm_coop_phases, float16 only) and qt128 (gemm_tiled_phases) are
 // v128 and t128wv writing clock stamps, for benchmark/coop_phases.py:
 // forced only. n16 (gemm_coop_thin) is a tile-less kernel (thin_kernel).
@@ -90,17 +93,14 @@ constexpr Tile kTiles[] = {{"t64", false, false, 64, 64, 16, "gemm_tiled"},
                            {"small_k", false, false, 0, 0, 0, "gemm_small_k"},
                            {"t128wv", false, true, 128, 128, 8, "gemm_tiled"},
                            {"rows16", false, false, 0, 0, 0, "gemm_rows"},
-                           {"d128", true, true, 128, 128, 32, "gemm_coop"},
                            {"q128", true, true, 128, 128, 32, "gemm_coop_phases"},
                            {"qt128", false, true, 128, 128, 8, "gemm_tiled_phases"},
-                           {"n16", true, true, 0, 0, 0, "gemm_coop_thin"},
-                           {"k64", true, true, 128, 128, 64, "gemm_coop"},
-                           {"m256", true, true, 256, 128, 32, "gemm_coop"}};
+                           {"n16", true, true, 0, 0, 0, "gemm_coop_thin"}};
 constexpr const Tile &kT64 = kTiles[0], &kT128 = kTiles[1], &kS128 = kTiles[2], &kS256 = kTiles[3],
                      &kV128 = kTiles[6], &kV256 = kTiles[7], &kT128W = kTiles[9],
                      &kDot = kTiles[10], &kRows = kTiles[11], &kRowsK = kTiles[12],
                      &kSmallK = kTiles[13], &kT128WV = kTiles[14], &kRows16 = kTiles[15],
-                     &kPhases = kTiles[17], &kTiledPhases = kTiles[18], &kCoopThin = kTiles[19];
+                     &kPhases = kTiles[16], &kTiledPhases = kTiles[17], &kCoopThin = kTiles[18];
 // The larger tiles of a tier are used once the output has this many of
 // them and K is at least the tier's minimum below (H200, float16 8192^3: s256
 // 205 against s128's 191 TFLOP/s, 4096^3 with 512 tiles: 187 against 169;

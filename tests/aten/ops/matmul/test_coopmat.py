@@ -159,15 +159,14 @@ def _require_pipeline(name):
     require_pipeline(name)
 
 
-@pytest.mark.parametrize("tile", ["s128", "s256", "v256", "d128", "k64", "m256", "c128", "c256"])
+@pytest.mark.parametrize("tile", ["s128", "s256", "v256", "c128", "c256"])
 def test_forced_tiles(tile):
     # Every check above with one configuration forced in a child process
     # (the choice is read once per process): the s tiles on vector-loadable
-    # operands too (the tier picks v there), v256 on small products, d128
-    # (two shared stages), k64 (steps of 64) and m256 (256 x 128), all three
-    # forced only, and gemm_coop2.comp (VK_NV_cooperative_matrix2), never
-    # picked by itself (slower than gemm_coop.comp on the H200, gemm.cpp).
-    # Products a configuration does not take stay on the tier's own choice.
+    # operands too (the tier picks v there), v256 on small products, and
+    # gemm_coop2.comp (VK_NV_cooperative_matrix2), never picked by itself
+    # (slower than gemm_coop.comp on the H200, gemm.cpp). Products a
+    # configuration does not take stay on the tier's own choice.
     _require_pipeline(f"{_kernel(tile)}.{tile}_nn.f16")
     pytest_with_tile(__file__, tile, "not test_forced and not test_phase_stamps")
 
