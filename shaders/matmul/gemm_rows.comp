@@ -31,16 +31,13 @@
 // prefetching), and 16 or 32 vectors of a column in flight (5.45, 2.82).
 // Keep the nested loops below: one flattened loop over groups, staging A
 // when a group starts a block, ran g2^T @ a (r16) at 1.46 TFLOP/s against
-// 9.8.
-//
-// Slices of K (word 28, 1, 2 or 4; without B_KMAJOR): the workgroup's
-// invocations form `slices` slices of WORKGROUP / slices columns each,
-// slice s taking every slices-th group of KB rows of each staged block of K,
-// and the slices' sums meet in shared memory at the end. The host asks for
-// them where the columns alone give few workgroups: with none, the MNIST
-// benchmark's g2^T @ a (K = 128) at h = 131072 ran 256 workgroups of 64,
-// about 4 warps an SM, each invocation walking all of K alone: 63 us
-// against cuBLAS's 38 (H100, 2026-12-07, benchmark/step_kernels.py).
+// 9.8. Slices of K within a workgroup lost too (its invocations in up to 4
+// slices, each taking every 4th group of KB rows, their sums added in
+// shared memory), meant for g2^T @ a at h = 131072 (256 workgroups, about 4 warps
+// an SM: 63 us against cuBLAS's 38): 80 us there and 115 against 77 at h =
+// 393216 where it took one slice (H100, 2026-12-07, step_kernels.py), at
+// 175 registers, which left 5 workgroups an SM instead of 6 (the slice count
+// a push constant, the handed sums in shared memory).
 //
 // Split-K as in gemm_tiled.comp: group g takes split g % splits (`chunk`
 // values of K), and with more than one split writes float32 sums to the
@@ -70,29 +67,17 @@ const int OWN = CW;
 #define ACC(r, c) acc[r][(c) / 4][(c) % 4]
 #endif
 shared vec4 a_tile[WORKGROUP][ROWS / 4];
-#if !B_KMAJOR
-// Slices 1.. hand four rows of their sums at a time to slice 0: at most 3
-// slices of 16 columns or 1 of 32.
-const int MAX_SLICES = 4, HAND_ROWS = 4;
-shared vec4 handed[WORKGROUP * (MAX_SLICES - 1) / MAX_SLICES][HAND_ROWS][CW / 4];
-#endif
 
 void main() {
   Params p = Params(args.meta);
   int64_t M = p.v[4], N = p.v[5], K = p.v[6], batches = p.v[7];
   int64_t splits = p.v[24], chunk = p.v[25];
-#if B_KMAJOR
-  const int slices = 1;
-#else
-  int slices = int(p.v[28]);
-#endif
-  int columns = WORKGROUP / slices;  // invocations along N
-  int64_t blocks = (N + columns * OWN - 1) / (columns * OWN);
+  int64_t blocks = (N + WORKGROUP * OWN - 1) / (WORKGROUP * OWN);
   int64_t group = int64_t(uint64_t(gl_WorkGroupID.y) * gl_NumWorkGroups.x + gl_WorkGroupID.x);
   int64_t split = group % splits, block = (group / splits) % blocks, batch = group / (splits * blocks);
   if (batch >= batches) return;
-  int t = int(gl_LocalInvocationID.x), rows = int(M), slice = t / columns, column = t % columns;
-  int64_t n0 = (block * columns + column) * OWN;
+  int t = int(gl_LocalInvocationID.x), rows = int(M);
+  int64_t n0 = (block * WORKGROUP + t) * OWN;
   bool mine = n0 < N;  // N-major: N is a multiple of CW (the host checks)
   // The split's end as start + chunk (gemm_dot.comp says why).
   int64_t k_begin = split * chunk, k_end = min(K, k_begin + chunk);
@@ -142,7 +127,7 @@ void main() {
       }
     }
 #else
-    for (int kk = slice * KB; kk < depth; kk += slices * KB) {
+    for (int kk = 0; kk < depth; kk += KB) {
       uvec4 raw[KB];
       [[unroll]] for (int i = 0; i < KB; ++i) {
         raw[i] = mine && kk + i < depth ? Raw16(b + uint64_t(kk + i) * b_row).v : uvec4(0u);
@@ -164,31 +149,6 @@ void main() {
 #endif
     b += uint64_t(WORKGROUP) * b_row;
   }
-#if !B_KMAJOR
-  if (slices > 1) {  // uniform: every invocation takes the barriers
-    int from = (slice - 1) * columns + column;
-    [[unroll]] for (int r0 = 0; r0 < ROWS; r0 += HAND_ROWS) {
-      if (r0 < rows) {
-        barrier();
-        if (slice > 0)
-          [[unroll]] for (int r = 0; r < HAND_ROWS; ++r)
-            [[unroll]] for (int c = 0; c < CW / 4; ++c) handed[from][r][c] = acc[r0 + r][c];
-        barrier();
-        // acc stays out of the loop over slices: updated inside it, NVIDIA's
-        // compiler kept all of acc in local memory (H100, 2026-12-07: 384
-        // bytes, g2^T @ a 1.4 TFLOP/s against 15).
-        if (slice == 0)
-          [[unroll]] for (int r = 0; r < HAND_ROWS; ++r)
-            [[unroll]] for (int c = 0; c < CW / 4; ++c) {
-              vec4 more = vec4(0.0);
-              for (int s = 1; s < slices; ++s) more += handed[(s - 1) * columns + column][r][c];
-              acc[r0 + r][c] += more;
-            }
-      }
-    }
-    if (slice > 0) return;
-  }
-#endif
   if (!mine) return;
 
   bool vector_store = (p.v[23] & 4) != 0 && splits == 1;

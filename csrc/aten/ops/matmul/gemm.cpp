@@ -405,23 +405,12 @@ void launch_thin(rt::Device& dev, const Tile& thin, std::vector<int64_t>& meta, 
   // Columns per workgroup: gemm_rows.comp's r16 and gemm_small_k.comp take
   // 16 bytes of them an invocation, r16k one.
   int64_t columns = static_cast<int64_t>(kernel.workgroup_size) * (rows || short_k ? vector : 1);
-  auto blocks_of = [&](int64_t columns) {
-    return batches *
-           (dot    ? (M + kDotRows - 1) / kDotRows
-            : coop ? (M + kCoopThinRows - 1) / kCoopThinRows
-                   : (N + columns - 1) / columns) *
-           (short_k ? (M + kShortKRows - 1) / kShortKRows : 1);
-  };
-  int64_t blocks = blocks_of(columns);
+  int64_t blocks = batches *
+                   (dot    ? (M + kDotRows - 1) / kDotRows
+                    : coop ? (M + kCoopThinRows - 1) / kCoopThinRows
+                           : (N + columns - 1) / columns) *
+                   (short_k ? (M + kShortKRows - 1) / kShortKRows : 1);
   int64_t target = dot || coop ? 512 : 1024, min_split = dot ? 1024 : coop ? 512 : 256;
-  // gemm_rows.comp's r16 and r12 split a workgroup's invocations into up to
-  // four slices of K where its columns alone give fewer than target
-  // workgroups, before splitting K across workgroups.
-  int64_t slices = 1;
-  if (rows) {
-    while (slices < 4 && blocks_of(columns / slices / 2) <= target) slices *= 2;
-    blocks = blocks_of(columns / slices);
-  }
   int64_t splits =
       std::clamp<int64_t>((target + blocks - 1) / blocks, 1, std::max<int64_t>(1, K / min_split));
   // Splits of whole steps: gemm_coop_thin.comp's 64 values of K, the others' vectors.
@@ -435,7 +424,7 @@ void launch_thin(rt::Device& dev, const Tile& thin, std::vector<int64_t>& meta, 
       sums ? at::empty({splits * batches * M * N}, out.options().dtype(at::kFloat)) : at::Tensor();
   int64_t flags = (rows || short_k) && splits == 1 && out_vectors ? 4 : 0;
   int64_t lanes = reduce_lanes(dev, batches * M * N, splits);
-  meta.insert(meta.end(), {flags, splits, chunk, int64_t(address_of(workspace)), lanes, slices});
+  meta.insert(meta.end(), {flags, splits, chunk, int64_t(address_of(workspace)), lanes});
   uint64_t args = 0;  // the kernels' only push constant: the parameter block's address
   auto dispatch = [&](const rt::Kernel& kernel, uint64_t invocations,
                       std::span<const rt::Access> touched) {

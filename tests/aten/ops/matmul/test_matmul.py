@@ -238,18 +238,6 @@ def test_rows_products(dtype, no_fallback):
     _check_epilogue(dtype, tol, w_stored_transposed=False)
 
 
-# gemm_rows.comp's slices of K (gemm.cpp's launch_thin): a float32
-# workgroup covers 256 columns, so N = 1,000 takes four slices, 70,000 two
-# and 140,000 none; K past one staged block of 64 with a ragged end, M not a
-# multiple of the four rows handed over at a time.
-def test_rows_slices_of_k(no_fallback):
-    for m, k, n in [(11, 200, 1000), (12, 200, 70000), (5, 72, 140000)]:
-        a, b = torch.randn(m, k), torch.randn(k, n)
-        da, db = a.to("vulkan"), b.to("vulkan")
-        assert kernels_of(lambda: da @ db) == [_rows_kernel(torch.float32, m, False)]
-        torch.testing.assert_close((da @ db).cpu(), (a.double() @ b.double()).float(), rtol=1e-4, atol=1e-4)
-
-
 # gemm_rows.comp's r16k (at most 16 rows, B contiguous along K): directly
 # (a linear layer on a few inputs taken transposed is the same product), one
 # split and split along K (K a multiple of the vector but not of the
