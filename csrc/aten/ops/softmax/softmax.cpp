@@ -1,7 +1,8 @@
 // _softmax, _log_softmax and their backward ops: one fused kernel per row,
 // any dim (shaders/softmax/softmax.comp); rows along the last dim take a
 // kernel that reads each element once where the row fits in registers
-// (shaders/softmax/last_dim.comp).
+// (shaders/softmax/last_dim.comp), or one invocation a row where the row is
+// short (shaders/softmax/short_rows.comp).
 #include <ATen/core/ATen_fwd.h>
 #include <ATen/ops/_log_softmax_backward_data_meta.h>
 #include <ATen/ops/_log_softmax_meta.h>
@@ -25,11 +26,15 @@ struct Args {
   uint64_t a, b, target, rows, row_length, inner;
 };
 
-// Mirrors the push constants of shaders/softmax/last_dim.comp.
+// Mirrors the push constants of shaders/softmax/last_dim.comp and, but for
+// `vector`, short_rows.comp.
 struct LastDimArgs {
   uint64_t a, b, target, rows;
   uint32_t length, vector;
 };
+
+// Rows along the last dim this short take short_rows.comp (SHORT there).
+constexpr int64_t kShortRow = 16;
 
 // out = op(a[, b]) over rows along `dim`; inputs of out's dtype.
 void rows(const char* op, const at::Tensor& a_in, const at::Tensor& b_in, const at::Tensor& out,
@@ -51,6 +56,13 @@ void rows(const char* op, const at::Tensor& a_in, const at::Tensor& b_in, const 
   rt::Device& dev = device_for(out);
   rt::Access accesses[] = {span_of(a, false), span_of(b, false), span_of(out, true)};
   std::string suffix = std::string(op) + "." + dtype_name(out.scalar_type());
+  if (inner == 1 && length <= kShortRow) {
+    LastDimArgs args{address_of(a),  address_of(b), address_of(out), rows,
+                     static_cast<uint32_t>(length), 0u};
+    const rt::Kernel& kernel = dev.pipelines().get("softmax_short." + suffix);
+    dev.stream().dispatch(kernel, &args, sizeof(args), nullptr, 0, rows, accesses);
+    return;
+  }
   if (inner == 1 && length < INT32_MAX) {
     // Vector steps of VEC elements (shaders/compile.py: 16 bytes, at least 4).
     int64_t vec = std::max<int64_t>(4, 16 / static_cast<int64_t>(out.element_size()));

@@ -1,6 +1,7 @@
 import pytest
 import torch
 
+from tests.helpers import kernels_of
 from tests.opinfo import check_op, parametrize
 
 OPS = ["softmax", ("softmax", "with_dtype"), "log_softmax", ("log_softmax", "with_dtype"), "_softmax_backward_data"]
@@ -32,10 +33,18 @@ def test_softmax_of_long_rows_and_extreme_values(no_fallback):
     torch.testing.assert_close(torch.log_softmax(x.to("vulkan"), -1).cpu(), torch.log_softmax(x, -1))
 
 
-# Rows along the last dim: held in registers up to 32 elements per invocation
+# Rows along the last dim: up to 16 elements one invocation a row
+# (short_rows.comp), then held in registers up to 32 elements per invocation
 # of a 256-wide workgroup (16 for float64), streamed in two passes beyond;
 # vector accesses where rows are 16-byte aligned, single elements otherwise.
-LAST_DIM_LENGTHS = [1, 7, 64, 300, 4096, 8193]
+LAST_DIM_LENGTHS = [1, 7, 16, 17, 64, 300, 4096, 8193]
+
+
+@pytest.mark.parametrize("length", [16, 17])
+def test_short_rows_take_one_invocation_a_row(length, no_fallback):
+    x = torch.randn(128, length, device="vulkan")
+    kernel = "softmax_short" if length <= 16 else "softmax_last"
+    assert kernels_of(lambda: torch.log_softmax(x, -1)) == [f"{kernel}.log_softmax.f32"]
 
 
 def _tol(dtype):
@@ -67,7 +76,7 @@ def test_last_dim_backward(fn, dtype, length, no_fallback):
 
 
 @pytest.mark.parametrize("fn", [torch.softmax, torch.log_softmax])
-@pytest.mark.parametrize("length", [40, 9000])
+@pytest.mark.parametrize("length", [10, 40, 9000])
 def test_last_dim_infinities_and_nan(fn, length, no_fallback):
     x = torch.randn(6, length)
     x[0] = float("-inf")                        # all -inf: NaN, as on the CPU
