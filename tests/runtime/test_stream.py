@@ -188,8 +188,10 @@ def test_batch_size_one_subprocess():
     expected = torch.zeros(8)
     for i in range(20):
         expected[i % 8 :] = i
-    for batch in ("1", "3"):
-        r = run_python(code, {"TORCHVULKAN_BATCH": batch})
+    # Batches of one and three commands, and (TORCHVULKAN_EAGER_MIB=0) every
+    # batch submitted early while fewer than two are in flight.
+    for env in ({"TORCHVULKAN_BATCH": "1"}, {"TORCHVULKAN_BATCH": "3"}, {"TORCHVULKAN_EAGER_MIB": "0"}):
+        r = run_python(code, env)
         assert r.returncode == 0, r.stderr
         assert r.stdout.strip() == str(expected.to(torch.int16).tolist())
 
