@@ -1,6 +1,7 @@
 // Negative log likelihood of input [N, C], with t = target[n], w = the class
 // weights (1 when absent) and 0 for samples whose t is ignore_index:
-//   samples (one invocation a sample): loss[n] = -w[t] * x[n, t], weight[n] = w[t]
+//   samples (one invocation a sample): loss[n] = -w[t] * x[n, t], and
+//     weight[n] = w[t] where asked for (the sums' weights past one workgroup)
 //   total (one workgroup, sum and mean): output = sum_n -w[t] * x[n, t],
 //     divided for mean by total_weight = sum_n w[t], both summed in float
 //     and written as X, as CUDA's reduction does
@@ -20,7 +21,7 @@ layout(push_constant) uniform NllArgs {
   uint64_t target;      // int64 [N]
   uint64_t weight;      // X [C] or 0
   uint64_t result;      // loss [N], the output, or grad_input [N, C]
-  uint64_t out_weight;  // weight [N], or total_weight
+  uint64_t out_weight;  // weight [N] (or 0), or total_weight
   int64_t samples, classes, ignore_index;
   int64_t sample_stride, class_stride, target_stride;  // in elements
   uint mode;            // 0 none, 1 sum, 2 mean
@@ -52,7 +53,7 @@ void main() {
   int64_t t = target_of(n);
   float w = weight_of(t);
   X_store(nll.result + uint64_t(n) * X_BYTES, X_T(loss_of(n, t, w)));
-  X_store(nll.out_weight + uint64_t(n) * X_BYTES, X_T(w));
+  if (nll.out_weight != 0) X_store(nll.out_weight + uint64_t(n) * X_BYTES, X_T(w));
 #elif defined(OP_total)
   float loss = 0.0, total = 0.0;
   for (int64_t n = int64_t(gl_LocalInvocationID.x); n < nll.samples; n += kWorkgroupSize) {
