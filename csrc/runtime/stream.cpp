@@ -64,8 +64,8 @@ Stream::Stream(VkDevice device, VkQueue queue, uint32_t queue_family, uint32_t t
   const char* env = std::getenv("TORCHVULKAN_BATCH");
   batch_limit_ = env && std::atoi(env) > 0 ? static_cast<uint32_t>(std::atoi(env)) : kDefaultBatch;
   const char* eager = std::getenv("TORCHVULKAN_EAGER_MIB");
-  eager_bytes_ = (eager && std::atoi(eager) >= 0 ? static_cast<uint64_t>(std::atoi(eager)) : kEagerMiB)
-                 << 20;
+  eager_bytes_ =
+      (eager && std::atoi(eager) >= 0 ? static_cast<uint64_t>(std::atoi(eager)) : kEagerMiB) << 20;
   const char* spin = std::getenv("TORCHVULKAN_SPIN_US");
   spin_ = std::chrono::microseconds(spin                        ? std::max(0, std::atoi(spin))
                                     : caps.device_type == "cpu" ? 0

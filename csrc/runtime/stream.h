@@ -106,7 +106,7 @@ class Stream {
   uint32_t arena_memory_type_;
   std::array<uint32_t, 3> max_groups_;
   uint32_t batch_limit_;
-  uint64_t eager_bytes_;  // a batch this big is submitted early (stream.cpp's kEagerMiB)
+  uint64_t eager_bytes_;            // a batch this big is submitted early (stream.cpp's kEagerMiB)
   std::chrono::microseconds spin_;  // polling before a blocking wait
 
   std::mutex mutex_;

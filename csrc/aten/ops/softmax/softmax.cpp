@@ -57,8 +57,8 @@ void rows(const char* op, const at::Tensor& a_in, const at::Tensor& b_in, const 
   rt::Access accesses[] = {span_of(a, false), span_of(b, false), span_of(out, true)};
   std::string suffix = std::string(op) + "." + dtype_name(out.scalar_type());
   if (inner == 1 && length <= kShortRow) {
-    LastDimArgs args{address_of(a),  address_of(b), address_of(out), rows,
-                     static_cast<uint32_t>(length), 0u};
+    LastDimArgs args{
+        address_of(a), address_of(b), address_of(out), rows, static_cast<uint32_t>(length), 0u};
     const rt::Kernel& kernel = dev.pipelines().get("softmax_short." + suffix);
     dev.stream().dispatch(kernel, &args, sizeof(args), nullptr, 0, rows, accesses);
     return;
