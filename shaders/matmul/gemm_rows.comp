@@ -33,11 +33,12 @@
 // when a group starts a block, ran g2^T @ a (r16) at 1.46 TFLOP/s against
 // 9.8. Slices of K within a workgroup lost too (its invocations in up to 4
 // slices, each taking every 4th group of KB rows, their sums added in
-// shared memory), meant for g2^T @ a at h = 131072 (256 workgroups, about 4 warps
-// an SM: 63 us against cuBLAS's 38): 80 us there and 115 against 77 at h =
-// 393216 where it took one slice (H100, 2026-12-07, step_kernels.py), at
-// 175 registers, which left 5 workgroups an SM instead of 6 (the slice count
-// a push constant, the handed sums in shared memory).
+// shared memory), meant for g2^T @ a at h = 131072 (256 workgroups, about
+// 4 warps an SM: 63 us against cuBLAS's 38): 80 us there and 115 against
+// 77 at h = 393216 where it took one slice (H100, 2026-12-07,
+// step_kernels.py), at 175 registers, which left 5 workgroups an SM
+// instead of 6 (the slice count a push constant, the handed sums in shared
+// memory).
 //
 // Split-K as in gemm_tiled.comp: group g takes split g % splits (`chunk`
 // values of K), and with more than one split writes float32 sums to the

@@ -67,9 +67,15 @@ void forward(const at::Tensor& self, const at::Tensor& target, const at::Tensor&
   args.source = address_of(self);
   std::vector<rt::Access> accesses = {span_of(self, false), span_of(target, false)};
   if (weight.defined()) accesses.push_back(span_of(weight, false));
+  if (reduction == at::Reduction::None) {  // output: a fresh [N], or [] for one sample
+    args.result = address_of(output);
+    accesses.push_back(span_of(output, true));
+    launch(kernel_for("samples", self), args, self, args.samples, accesses);
+    total_weight.zero_();
+    return;
+  }
   const rt::Kernel& one_workgroup = kernel_for("total", self);
-  if (reduction != at::Reduction::None &&
-      args.samples <= kTotalRounds * static_cast<int64_t>(one_workgroup.workgroup_size)) {
+  if (args.samples <= kTotalRounds * static_cast<int64_t>(one_workgroup.workgroup_size)) {
     args.result = address_of(output);
     args.out_weight = address_of(total_weight);
     args.mode = reduction == at::Reduction::Sum ? 1 : 2;
@@ -78,21 +84,13 @@ void forward(const at::Tensor& self, const at::Tensor& target, const at::Tensor&
     launch(one_workgroup, args, self, one_workgroup.workgroup_size, accesses);
     return;
   }
-  const rt::Kernel& samples = kernel_for("samples", self);
-  if (reduction == at::Reduction::None) {  // output: a fresh [N], or [] for one sample
-    args.result = address_of(output);
-    accesses.push_back(span_of(output, true));
-    launch(samples, args, self, args.samples, accesses);
-    total_weight.zero_();
-    return;
-  }
   at::Tensor losses = at::empty({args.samples}, self.options());
   at::Tensor weights = at::empty({args.samples}, self.options());
   args.result = address_of(losses);
   args.out_weight = address_of(weights);
   accesses.push_back(span_of(losses, true));
   accesses.push_back(span_of(weights, true));
-  launch(samples, args, self, args.samples, accesses);
+  launch(kernel_for("samples", self), args, self, args.samples, accesses);
   at::Tensor total = weights.sum();
   total_weight.copy_(total);
   output.copy_(reduction == at::Reduction::Mean ? at::div(losses.sum(), total) : losses.sum());
