@@ -9,7 +9,12 @@ the ones before it, so each figure is that kernel alone). The gap between
 the host's time and the kernels' sum is time the GPU sat idle: recording,
 submits, batch boundaries, synchronization.
 
-    python benchmark/step_kernels.py [--h 131072,393216] [--reps 20] [--step]
+With --device cuda the same network runs on cuda (in its own process, as
+mnist_benchmark.py keeps the two apart) and torch.profiler's CUDA kernel
+times take the GPU timestamps' place, so the two lists compare kernel by
+kernel.
+
+    python benchmark/step_kernels.py [--h 131072,393216] [--reps 20] [--step] [--device cuda]
 """
 
 import argparse
@@ -29,17 +34,35 @@ def kernel_sums(fn, reps):
     return {name: statistics.median(c.get(name, 0) for c in per_call) for name in names}
 
 
+def cuda_kernel_sums(fn, reps):
+    """kernel_sums through torch.profiler's CUDA activity: {kernel: median ns a call}."""
+    from torch.profiler import ProfilerActivity, profile
+    per_call = []
+    for _ in range(reps):
+        with profile(activities=[ProfilerActivity.CUDA]) as prof:
+            fn()
+            torch.cuda.synchronize()
+        sums = {}
+        for event in prof.events():
+            if event.device_type == torch.autograd.DeviceType.CUDA:
+                sums[event.name] = sums.get(event.name, 0) + event.device_time_total * 1e3
+        per_call.append(sums)
+    names = set().union(*per_call)
+    return {name: statistics.median(c.get(name, 0) for c in per_call) for name in names}
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--h", default="131072,393216")
     parser.add_argument("--reps", type=int, default=20)
     parser.add_argument("--step", action="store_true", help="the whole Adam step, not forward + backward")
+    parser.add_argument("--device", default="vulkan", choices=["vulkan", "cuda"])
     args = parser.parse_args()
     for h in (int(v) for v in args.h.split(",")):
-        forward_backward, step, _, _ = training("vulkan", h, torch.float16)
+        forward_backward, step, _, _ = training(args.device, h, torch.float16)
         fn = step if args.step else forward_backward
-        wall = median_time(fn, "vulkan", args.reps)
-        kernels = kernel_sums(fn, args.reps)
+        wall = median_time(fn, args.device, args.reps)
+        kernels = (cuda_kernel_sums if args.device == "cuda" else kernel_sums)(fn, args.reps)
         busy = sum(kernels.values())
         print(f"h={h} {'step' if args.step else 'forward+backward'}: host {wall * 1e6:.0f} us, "
               f"kernels {busy / 1e3:.0f} us ({len(kernels)} kernels)")

@@ -95,7 +95,9 @@ constexpr Tile kTiles[] = {{"t64", false, false, 64, 64, 16, "gemm_tiled"},
                            {"rows16", false, false, 0, 0, 0, "gemm_rows"},
                            {"q128", true, true, 128, 128, 32, "gemm_coop_phases"},
                            {"qt128", false, true, 128, 128, 8, "gemm_tiled_phases"},
-                           {"n16", true, true, 0, 0, 0, "gemm_coop_thin"}};
+                           {"n16", true, true, 0, 0, 0, "gemm_coop_thin"},
+                           {"z128", true, true, 128, 128, 32, "gemm_coop_stagger"},
+                           {"y128", true, true, 128, 128, 32, "gemm_coop_stagger"}};
 constexpr const Tile &kT64 = kTiles[0], &kT128 = kTiles[1], &kS128 = kTiles[2], &kS256 = kTiles[3],
                      &kV128 = kTiles[6], &kV256 = kTiles[7], &kT128W = kTiles[9],
                      &kDot = kTiles[10], &kRows = kTiles[11], &kRowsK = kTiles[12],
