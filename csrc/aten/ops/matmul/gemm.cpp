@@ -97,12 +97,14 @@ constexpr Tile kTiles[] = {{"t64", false, false, 64, 64, 16, "gemm_tiled"},
                            {"qt128", false, true, 128, 128, 8, "gemm_tiled_phases"},
                            {"n16", true, true, 0, 0, 0, "gemm_coop_thin"},
                            {"z128", true, true, 128, 128, 32, "gemm_coop_stagger"},
-                           {"y128", true, true, 128, 128, 32, "gemm_coop_stagger"}};
+                           {"y128", true, true, 128, 128, 32, "gemm_coop_stagger"},
+                           {"small_k12", false, false, 0, 0, 0, "gemm_small_k"}};
 constexpr const Tile &kT64 = kTiles[0], &kT128 = kTiles[1], &kS128 = kTiles[2], &kS256 = kTiles[3],
                      &kV128 = kTiles[6], &kV256 = kTiles[7], &kT128W = kTiles[9],
                      &kDot = kTiles[10], &kRows = kTiles[11], &kRowsK = kTiles[12],
                      &kSmallK = kTiles[13], &kT128WV = kTiles[14], &kRows16 = kTiles[15],
-                     &kPhases = kTiles[16], &kTiledPhases = kTiles[17], &kCoopThin = kTiles[18];
+                     &kPhases = kTiles[16], &kTiledPhases = kTiles[17], &kCoopThin = kTiles[18],
+                     &kSmallK12 = kTiles[21];
 // The larger tiles of a tier are used once the output has this many of
 // them and K is at least the tier's minimum below (H200, float16 8192^3: s256
 // 205 against s128's 191 TFLOP/s, 4096^3 with 512 tiles: 187 against 169;
@@ -260,11 +262,13 @@ constexpr int64_t kCoopThinRows = 128, kCoopThinStep = 64, kCoopThinMinK = 4096;
 // 32 vectors of a column in flight instead of 8 (5.45, 2.82).
 //
 // TORCHVULKAN_GEMM_TILE=rows16 takes r16 and r16k for every product of at
-// most kThin rows (measuring them against r12 and r12k).
+// most kThin rows (measuring them against r12 and r12k), small_k12
+// gemm_small_k.comp's k12 for K <= 12 (against k16).
 bool thin_allowed(const Tile& kernel) {
   const Tile* forced = forced_tile();
   if (!forced) return &kernel != &kDot;
-  return forced == &kernel || (forced == &kRows16 && (&kernel == &kRows || &kernel == &kRowsK));
+  return forced == &kernel || (forced == &kRows16 && (&kernel == &kRows || &kernel == &kRowsK)) ||
+         (forced == &kSmallK12 && &kernel == &kSmallK);
 }
 
 // (batch, row, col) strides of a 2-D or 3-D tensor; a 2-D one repeats per batch.
@@ -400,7 +404,7 @@ void launch_thin(rt::Device& dev, const Tile& thin, std::vector<int64_t>& meta, 
   bool twelve = M <= 12 && out.element_size() == 2 && forced_tile() != &kRows16;
   const char* variant = dot       ? (dot_vectors ? ".vec." : ".any.")
                         : coop    ? ".n16."
-                        : short_k ? ".k16."
+                        : short_k ? (forced_tile() == &kSmallK12 && K <= 12 ? ".k12." : ".k16.")
                         : rows    ? (twelve ? ".r12." : ".r16.")
                                   : (twelve ? ".r12k." : ".r16k.");
   const rt::Kernel& kernel = dev.pipelines().get(std::string(thin.kernel) + variant + dtype);

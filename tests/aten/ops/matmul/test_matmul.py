@@ -278,7 +278,12 @@ def test_forced_sixteen_rows():
 @pytest.mark.parametrize("dtype", [torch.float32, torch.float16, torch.bfloat16])
 def test_small_k_products(dtype, no_fallback):
     tol = dict(rtol=2e-2, atol=5e-2) if dtype != torch.float32 else dict(rtol=1e-4, atol=1e-4)
-    name = f"gemm_small_k.k16.{ {torch.float32: 'f32', torch.float16: 'f16', torch.bfloat16: 'bf16'}[dtype]}"
+    suffix = {torch.float32: 'f32', torch.float16: 'f16', torch.bfloat16: 'bf16'}[dtype]
+    twelve = os.environ.get("TORCHVULKAN_GEMM_TILE") == "small_k12"
+
+    def kernel(k):
+        return f"gemm_small_k.{'k12' if twelve and k <= 12 else 'k16'}.{suffix}"
+
     for batches, m, k, n, ta in [(1, 128, 10, 1024, False), (2, 33, 1, 8, False), (1, 70, 16, 520, True),
                                  (3, 20, 7, 16, False)]:
         a = torch.randn(batches, *((k, m) if ta else (m, k)), dtype=dtype)
@@ -286,12 +291,12 @@ def test_small_k_products(dtype, no_fallback):
         da, db = a.to("vulkan"), b.to("vulkan")
         da = da.mT if ta else da
         a = a.mT if ta else a
-        assert kernels_of(lambda: torch.bmm(da, db)) == [name]
+        assert kernels_of(lambda: torch.bmm(da, db)) == [kernel(k)]
         torch.testing.assert_close(torch.bmm(da, db).cpu(), (a.double() @ b.double()).to(dtype), **tol)
     x, w, bias = torch.randn(40, 12, dtype=dtype), torch.randn(12, 64, dtype=dtype), torch.randn(64, dtype=dtype)
     dx, dw, dbias = x.to("vulkan"), w.to("vulkan"), bias.to("vulkan")
     product = x.double() @ w.double()
-    assert kernels_of(lambda: torch.addmm(dbias, dx, dw, alpha=0.5, beta=2.0)) == [name]
+    assert kernels_of(lambda: torch.addmm(dbias, dx, dw, alpha=0.5, beta=2.0)) == [kernel(12)]
     got = torch.addmm(dbias, dx, dw, alpha=0.5, beta=2.0).cpu()
     torch.testing.assert_close(got, (2.0 * bias.double() + 0.5 * product).to(dtype), **tol)
     for use_gelu, act in ((False, torch.relu), (True, torch.nn.functional.gelu)):
@@ -301,6 +306,12 @@ def test_small_k_products(dtype, no_fallback):
     torch.mm(dx, dw, out=out[:, ::2])
     torch.testing.assert_close(out[:, ::2].cpu(), product.to(dtype), **tol)
     assert out[:, 1::2].eq(0).all().item()
+
+
+# gemm_small_k.comp's k12 (TORCHVULKAN_GEMM_TILE=small_k12, for measuring
+# it against k16): the test above in a child process.
+def test_forced_small_k12():
+    pytest_with_tile(__file__, "small_k12", "test_small_k_products")
 
 
 def test_tiled_phase_stamps():
