@@ -1,4 +1,5 @@
-"""GPU time of each kernel behind benchmark/ops.py's matrix-product cases.
+"""GPU time of each kernel behind benchmark/ops.py's matrix-product and
+convolution cases.
 
 While torchvulkan._C.profile_kernels is on, every dispatch waits for the
 commands before it and is bracketed by two GPU timestamps
@@ -21,7 +22,7 @@ import statistics
 import torch
 
 import torchvulkan
-from ops import matmul_cases
+from ops import conv_cases, matmul_cases
 from timing import until_stable, warm_up
 
 
@@ -46,7 +47,7 @@ def main():
     parser.add_argument("--reps", type=int, default=20)
     parser.add_argument("--quick", action="store_true", help="small sizes, for a CPU driver")
     args = parser.parse_args()
-    cases = matmul_cases(args.quick)
+    cases = matmul_cases(args.quick) + [c for c in conv_cases(args.quick) if c[1] == "TFLOP/s"]
     if args.match:
         cases = [c for c in cases if any(m in c[0] for m in args.match.split(","))]
     print(f"{'case':34} {'kernel':34} {'calls':>5} {'us/call':>9} {'TFLOP/s':>8}")
