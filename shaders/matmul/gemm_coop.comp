@@ -65,24 +65,6 @@
 #include "common/math.glsl"
 #include "matmul/phase_stamps.glsl"
 
-// STAGGER (gemm_coop_stagger, forced only): v128 whose first round of
-// workgroups starts half of them STAGGER_NS later, so that the two
-// workgroups an SM holds no longer load, multiply and store in lockstep.
-// STAGGER 1 delays groups [STAGGER_GROUPS / 2, STAGGER_GROUPS), 2 the odd
-// ones below STAGGER_GROUPS (the order the hardware fills SMs in is not
-// known). STAGGER_GROUPS: workgroups in flight (two an SM, 132 SMs on the
-// H100 and H200).
-#ifdef STAGGER
-#extension GL_EXT_shader_realtime_clock : require
-void stagger() {
-  uint group = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
-  bool late = group < STAGGER_GROUPS && (STAGGER == 1 ? group >= STAGGER_GROUPS / 2 : (group & 1u) == 1u);
-  if (!late) return;
-  uint64_t until = clockRealtimeEXT() + uint64_t(STAGGER_NS);
-  while (clockRealtimeEXT() < until) {
-  }
-}
-#endif
 #include "matmul/tile_order.glsl"
 
 layout(push_constant) uniform Args {
@@ -227,9 +209,6 @@ void main() {
   if (batch >= p.v[7]) return;  // (before the stamps: a grid's padding has no row of them)
   STAMP(0, true)
   STAMP(1, false)
-#ifdef STAGGER
-  stagger();
-#endif
   i64vec2 tile = tile_in_band(int64_t(group) - batch * tiles_m * tiles_n, tiles_m, tiles_n);
   int64_t m0 = tile.x * BM, n0 = tile.y * BN;
   int flags = int(p.v[23]);

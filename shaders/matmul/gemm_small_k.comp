@@ -8,9 +8,10 @@
 //
 // Invocation t of a workgroup owns VEC consecutive columns (one 16-byte
 // vector of each row of B), holds B's K rows of them in registers as float32
-// (read once, decoded once: 157 registers in float16 on the H100; holding
-// the raw bits and decoding them per row took fewer and ran g2 @ W2 at 8.61
-// TFLOP/s against 10.7) and walks ROWS rows of A, staged in shared
+// (read once, decoded once: 157 registers in float16 on the H100 with KMAX
+// 16, 122 with KMAX 12, which ran g2 @ W2 at 11.6 TFLOP/s against 10.6 on
+// 2026-12-07; holding the raw bits and decoding them per row took fewer
+// and ran it at 8.61 against 10.7) and walks ROWS rows of A, staged in shared
 // memory (A may have any strides), writing each row's VEC values as one
 // 16-byte store where the host allows (flag 4 of word 23) and through
 // store_sum's epilogue otherwise. float16, bfloat16 and float32, summed in

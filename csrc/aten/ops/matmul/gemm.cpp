@@ -67,7 +67,12 @@ namespace {
 // less loaded a flop than v128 with K = 128, no waste on N = 784), 243 at
 // 4096^3, g^T @ x 91.4 / 102, x @ W^T (M = 128: half of each tile idle)
 // 89.5 / 106, 255 registers, no spills. cuBLAS in that run: 604, x @ W^T
-// 240 / 280, g^T @ x 247 / 290.)
+// 240 / 280, g^T @ x 247 / 290. So did z128 and y128, v128 with half of
+// the first round of 264 workgroups (the upper half, the odd ones) started
+// 4.4 us late, so that an SM's two workgroups would not load, multiply and
+// store in lockstep: H100, 2026-12-07, g^T @ x 106 / 107 against 107 at h =
+// 393216, 92.7 / 87.9 against 92.8 at 65536; the lockstep, if any, is not
+// what costs the K = 128 products their time.)
 // q128 (gemm_coop_phases, float16 only) and qt128 (gemm_tiled_phases) are
 // v128 and t128wv writing clock stamps, for benchmark/coop_phases.py:
 // forced only. n16 (gemm_coop_thin) is a tile-less kernel (thin_kernel).
@@ -95,16 +100,12 @@ constexpr Tile kTiles[] = {{"t64", false, false, 64, 64, 16, "gemm_tiled"},
                            {"rows16", false, false, 0, 0, 0, "gemm_rows"},
                            {"q128", true, true, 128, 128, 32, "gemm_coop_phases"},
                            {"qt128", false, true, 128, 128, 8, "gemm_tiled_phases"},
-                           {"n16", true, true, 0, 0, 0, "gemm_coop_thin"},
-                           {"z128", true, true, 128, 128, 32, "gemm_coop_stagger"},
-                           {"y128", true, true, 128, 128, 32, "gemm_coop_stagger"},
-                           {"small_k12", false, false, 0, 0, 0, "gemm_small_k"}};
+                           {"n16", true, true, 0, 0, 0, "gemm_coop_thin"}};
 constexpr const Tile &kT64 = kTiles[0], &kT128 = kTiles[1], &kS128 = kTiles[2], &kS256 = kTiles[3],
                      &kV128 = kTiles[6], &kV256 = kTiles[7], &kT128W = kTiles[9],
                      &kDot = kTiles[10], &kRows = kTiles[11], &kRowsK = kTiles[12],
                      &kSmallK = kTiles[13], &kT128WV = kTiles[14], &kRows16 = kTiles[15],
-                     &kPhases = kTiles[16], &kTiledPhases = kTiles[17], &kCoopThin = kTiles[18],
-                     &kSmallK12 = kTiles[21];
+                     &kPhases = kTiles[16], &kTiledPhases = kTiles[17], &kCoopThin = kTiles[18];
 // The larger tiles of a tier are used once the output has this many of
 // them and K is at least the tier's minimum below (H200, float16 8192^3: s256
 // 205 against s128's 191 TFLOP/s, 4096^3 with 512 tiles: 187 against 169;
@@ -242,7 +243,7 @@ bool vector_loadable(const at::Tensor& t, int64_t batch_stride, int64_t rows, in
 // - gemm_small_k.comp: at most kShortK values of K, B contiguous along N in
 //   16-byte vectors, such as the MNIST benchmark's g2 @ W2 (K = 10): same
 //   run, 10.7 TFLOP/s against the tiles' 8.82 in float16 (cuBLAS 16.3), 9.19
-//   against 2.51 in float32 (cuBLAS 8.78).
+//   against 2.51 in float32 (cuBLAS 8.78). Its k12 variant takes K <= 12.
 // - gemm_coop_thin.comp (n16): at most 16 columns on tensor cores, both
 //   operands contiguous along K in 16-byte vectors, float16 and bfloat16,
 //   always through the split-K workspace; by default for more than 16 rows
@@ -262,13 +263,11 @@ constexpr int64_t kCoopThinRows = 128, kCoopThinStep = 64, kCoopThinMinK = 4096;
 // 32 vectors of a column in flight instead of 8 (5.45, 2.82).
 //
 // TORCHVULKAN_GEMM_TILE=rows16 takes r16 and r16k for every product of at
-// most kThin rows (measuring them against r12 and r12k), small_k12
-// gemm_small_k.comp's k12 for K <= 12 (against k16).
+// most kThin rows (measuring them against r12 and r12k).
 bool thin_allowed(const Tile& kernel) {
   const Tile* forced = forced_tile();
   if (!forced) return &kernel != &kDot;
-  return forced == &kernel || (forced == &kRows16 && (&kernel == &kRows || &kernel == &kRowsK)) ||
-         (forced == &kSmallK12 && &kernel == &kSmallK);
+  return forced == &kernel || (forced == &kRows16 && (&kernel == &kRows || &kernel == &kRowsK));
 }
 
 // (batch, row, col) strides of a 2-D or 3-D tensor; a 2-D one repeats per batch.
@@ -404,7 +403,7 @@ void launch_thin(rt::Device& dev, const Tile& thin, std::vector<int64_t>& meta, 
   bool twelve = M <= 12 && out.element_size() == 2 && forced_tile() != &kRows16;
   const char* variant = dot       ? (dot_vectors ? ".vec." : ".any.")
                         : coop    ? ".n16."
-                        : short_k ? (forced_tile() == &kSmallK12 && K <= 12 ? ".k12." : ".k16.")
+                        : short_k ? (K <= 12 ? ".k12." : ".k16.")
                         : rows    ? (twelve ? ".r12." : ".r16.")
                                   : (twelve ? ".r12k." : ".r16k.");
   const rt::Kernel& kernel = dev.pipelines().get(std::string(thin.kernel) + variant + dtype);

@@ -271,7 +271,7 @@ def test_forced_sixteen_rows():
 
 
 # gemm_small_k.comp (at most 16 values of K, B contiguous along N in 16-byte
-# vectors): the MNIST benchmark's g2 @ W2 scaled down (K = 10), K = 1 and
+# vectors; k12 up to 12, k16 above): the MNIST benchmark's g2 @ W2 scaled down (K = 10), K = 1 and
 # 16, rows past a workgroup's 32 and columns past its 64 vectors, A
 # transposed, batches, and the epilogue: alpha, beta, the bias and both
 # activations, written value by value, also into a strided out.
@@ -279,10 +279,9 @@ def test_forced_sixteen_rows():
 def test_small_k_products(dtype, no_fallback):
     tol = dict(rtol=2e-2, atol=5e-2) if dtype != torch.float32 else dict(rtol=1e-4, atol=1e-4)
     suffix = {torch.float32: 'f32', torch.float16: 'f16', torch.bfloat16: 'bf16'}[dtype]
-    twelve = os.environ.get("TORCHVULKAN_GEMM_TILE") == "small_k12"
 
     def kernel(k):
-        return f"gemm_small_k.{'k12' if twelve and k <= 12 else 'k16'}.{suffix}"
+        return f"gemm_small_k.{'k12' if k <= 12 else 'k16'}.{suffix}"
 
     for batches, m, k, n, ta in [(1, 128, 10, 1024, False), (2, 33, 1, 8, False), (1, 70, 16, 520, True),
                                  (3, 20, 7, 16, False)]:
@@ -306,12 +305,6 @@ def test_small_k_products(dtype, no_fallback):
     torch.mm(dx, dw, out=out[:, ::2])
     torch.testing.assert_close(out[:, ::2].cpu(), product.to(dtype), **tol)
     assert out[:, 1::2].eq(0).all().item()
-
-
-# gemm_small_k.comp's k12 (TORCHVULKAN_GEMM_TILE=small_k12, for measuring
-# it against k16): the test above in a child process.
-def test_forced_small_k12():
-    pytest_with_tile(__file__, "small_k12", "test_small_k_products")
 
 
 def test_tiled_phase_stamps():
