@@ -1,43 +1,58 @@
 #include "aten/ops/conv/columns.h"
 
-#include <ATen/OpMathType.h>
-#include <ATen/ops/constant_pad_nd.h>
-#include <ATen/ops/zeros.h>
+#include <ATen/ops/empty.h>
 
 #include <algorithm>
+#include <limits>
+#include <string>
+
+#include "aten/context.h"
+#include "aten/launch.h"
+#include "aten/ops/volume.h"
 
 namespace torchvulkan::conv {
 namespace {
 
-// The padded input's window for kernel offset `first` (in elements of the
-// padded tensor) at every output position: [N, G, C / G, out...].
-std::vector<int64_t> window_sizes(const Geometry& g) {
-  std::vector<int64_t> sizes = {g.batch, g.groups, g.group_channels()};
-  sizes.insert(sizes.end(), g.out.begin(), g.out.end());
-  return sizes;
+// im2col.comp's and col2im.comp's parameter words (shaders/conv/params.glsl):
+// the image [N, C, in...], the columns at `columns`'s address with strides
+// (n, row, position), the geometry padded to three spatial dimensions.
+std::vector<int64_t> params(const at::Tensor& image, const at::Tensor& columns, const Geometry& g,
+                            int64_t stride_n, int64_t stride_row, int64_t stride_position) {
+  TORCH_CHECK(c10::multiply_integers(g.in) < std::numeric_limits<int32_t>::max() &&
+                  g.positions() < std::numeric_limits<int32_t>::max(),
+              "convolution: an image of ", c10::multiply_integers(g.in), " positions with ",
+              g.positions(), " outputs is larger than the vulkan kernels index (2^31 - 1)");
+  std::vector<int64_t> words = {int64_t(address_of(image)), int64_t(address_of(columns)), g.batch,
+                                g.channels, g.taps()};
+  auto three = [&](const std::vector<int64_t>& values, int64_t missing) {
+    words.insert(words.end(), 3 - values.size(), missing);
+    words.insert(words.end(), values.begin(), values.end());
+  };
+  three(g.in, 1);
+  three(g.kernel, 1);
+  three(g.out, 1);
+  three(g.stride, 1);
+  three(g.padding, 0);
+  three(g.dilation, 1);
+  at::Tensor five = five_d(image);
+  words.insert(words.end(), five.strides().begin(), five.strides().end());
+  words.insert(words.end(), {stride_n, stride_row, stride_position});
+  return words;
 }
 
-std::vector<int64_t> window_strides(const at::Tensor& padded, const Geometry& g) {
-  std::vector<int64_t> strides = {padded.stride(0), g.group_channels() * padded.stride(1),
-                                  padded.stride(1)};
-  for (int64_t d = 0; d < g.dims(); ++d) strides.push_back(g.stride[d] * padded.stride(d + 2));
-  return strides;
-}
-
-// The input, zero-padded (a copy only where there is padding).
-at::Tensor pad(const at::Tensor& input, const Geometry& g) {
-  if (std::all_of(g.padding.begin(), g.padding.end(), [](int64_t p) { return p == 0; }))
-    return input;
-  std::vector<int64_t> pads;  // last dimension first, as constant_pad_nd takes them
-  for (int64_t d = g.dims() - 1; d >= 0; --d) pads.insert(pads.end(), {g.padding[d], g.padding[d]});
-  return at::constant_pad_nd(input, pads);
-}
-
-// The columns with every dimension apart: [N, G, C / G, kernel..., out...].
-std::vector<int64_t> column_sizes(const Geometry& g) {
-  std::vector<int64_t> sizes = window_sizes(g);
-  sizes.insert(sizes.begin() + 3, g.kernel.begin(), g.kernel.end());
-  return sizes;
+// Writes the columns of `input` into `columns` (rows of positions contiguous)
+// with these strides of n and of a row.
+void write_columns(const at::Tensor& input, const Geometry& g, const at::Tensor& columns,
+                   int64_t stride_n, int64_t stride_row) {
+  int64_t width = input.element_size(), vec = std::max<int64_t>(4, 16 / width);
+  bool vectors = g.positions() % vec == 0 && stride_n % vec == 0 && stride_row % vec == 0 &&
+                 address_of(columns) % 16 == 0;
+  std::vector<int64_t> words = params(input, columns, g, stride_n, stride_row, 1);
+  words.push_back(vectors ? 1 : 0);
+  int64_t chunks = (g.positions() + vec - 1) / vec;
+  launch_with_params(device_for(input), "im2col." + std::to_string(width), words,
+                     static_cast<uint64_t>(g.batch * g.channels * g.taps() * chunks),
+                     {span_of(input, false), span_of(columns, true)});
 }
 
 }  // namespace
@@ -49,41 +64,37 @@ void set_positions(Geometry& g) {
         (g.in[d] + 2 * g.padding[d] - g.dilation[d] * (g.kernel[d] - 1) - 1) / g.stride[d] + 1);
 }
 
-// columns [N, G, C / G * taps, positions] of the zero-padded input: its
-// windows, with the kernel offsets (dilation apart) inserted before the
-// output positions.
 at::Tensor columns(const at::Tensor& input, const Geometry& g) {
-  at::Tensor padded = pad(input, g);
-  std::vector<int64_t> strides = window_strides(padded, g);
-  for (int64_t d = 0; d < g.dims(); ++d)
-    strides.insert(strides.begin() + 3 + d, g.dilation[d] * padded.stride(d + 2));
-  return padded.as_strided(column_sizes(g), strides)
-      .reshape({g.batch, g.groups, g.group_channels() * g.taps(), g.positions()});
+  int64_t rows = g.channels * g.taps();
+  at::Tensor out = at::empty({g.batch, g.groups, rows / g.groups, g.positions()}, input.options());
+  write_columns(input, g, out, rows * g.positions(), g.positions());
+  return out;
+}
+
+at::Tensor columns_across_batch(const at::Tensor& input, const Geometry& g) {
+  int64_t rows = g.channels * g.taps();
+  at::Tensor out = at::empty({g.groups, rows / g.groups, g.batch * g.positions()}, input.options());
+  write_columns(input, g, out, g.positions(), g.batch * g.positions());
+  return out;
 }
 
 at::Tensor add_columns(const at::Tensor& grad_columns, const Geometry& g, c10::ScalarType result) {
-  at::Tensor apart = grad_columns.view(column_sizes(g));
-  std::vector<int64_t> padded_sizes = {g.batch, g.channels};
-  for (int64_t d = 0; d < g.dims(); ++d) padded_sizes.push_back(g.in[d] + 2 * g.padding[d]);
-  at::Tensor padded =
-      at::zeros(padded_sizes, grad_columns.options().dtype(at::toOpMathType(result)));
-  std::vector<int64_t> sizes = window_sizes(g), strides = window_strides(padded, g);
-  std::vector<int64_t> tap(g.dims(), 0);
-  for (int64_t t = 0; t < g.taps(); ++t) {
-    int64_t first = 0;
-    at::Tensor source = apart;
-    for (int64_t d = 0; d < g.dims(); ++d) {
-      first += tap[d] * g.dilation[d] * padded.stride(d + 2);
-      source = source.select(3, tap[d]);
-    }
-    padded.as_strided(sizes, strides, first).add_(source);
-    for (int64_t d = g.dims() - 1; d >= 0 && ++tap[d] == g.kernel[d]; --d) tap[d] = 0;
-  }
-  at::Tensor grad_input = padded;
-  for (int64_t d = 0; d < g.dims(); ++d)
-    grad_input = grad_input.narrow(d + 2, g.padding[d], g.in[d]);
-  return grad_input.to(result, /*non_blocking=*/false, /*copy=*/false,
-                       at::MemoryFormat::Contiguous);
+  TORCH_CHECK_NOT_IMPLEMENTED(at::isFloatingType(result) || at::isIntegralType(result, false),
+                              "\"col2im\" not implemented for '", c10::toString(result), "'");
+  c10::ScalarType from = grad_columns.scalar_type();
+  TORCH_INTERNAL_ASSERT(from == result ||
+                        (from == c10::kFloat && c10::isReducedFloatingType(result)));
+  std::vector<int64_t> sizes = {g.batch, g.channels};
+  sizes.insert(sizes.end(), g.in.begin(), g.in.end());
+  at::Tensor image = at::empty(sizes, grad_columns.options().dtype(result));
+  at::Tensor rows = grad_columns.reshape({g.batch, g.channels * g.taps(), g.positions()});
+  std::vector<int64_t> words =
+      params(image, rows, g, rows.stride(0), rows.stride(1), rows.stride(2));
+  std::string kernel = from == result ? "col2im.add." : "col2im_f32.add.";
+  launch_with_params(device_for(image), kernel + dtype_name(result), words,
+                     static_cast<uint64_t>(image.numel()),
+                     {span_of(rows, false), span_of(image, true)});
+  return image;
 }
 
 }  // namespace torchvulkan::conv

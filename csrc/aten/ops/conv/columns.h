@@ -3,9 +3,9 @@
 // one to three spatial dimensions: the convolutions multiply weights by
 // columns, and im2col / col2im (F.unfold / F.fold) are these alone.
 //   columns[n, g, (c, k), l] = padded_input[n, g * C/G + c, l * stride + k * dilation]
-// The columns are one strided view of the zero-padded input, copied once by
-// the native copy kernel; col2im adds them back, one strided add per kernel
-// offset. Every step is a native op.
+// shaders/conv/im2col.comp writes the columns, zeros for the padding, and
+// col2im.comp gathers them back, each image element summing the columns'
+// values taken from it in one pass.
 #include <ATen/core/Tensor.h>
 
 #include <cstdint>
@@ -32,6 +32,10 @@ void set_positions(Geometry& g);
 
 // columns [N, G, C / G * taps, positions] of the zero-padded input.
 at::Tensor columns(const at::Tensor& input, const Geometry& g);
+
+// The same values with the batch inside each row, [G, C / G * taps, N *
+// positions]: the weight gradient's operand, whose K is (n, position).
+at::Tensor columns_across_batch(const at::Tensor& input, const Geometry& g);
 
 // The input [N, C, in...] whose columns() gradient is `grad_columns`
 // ([N, G, C / G * taps, positions]): each column added back where it came

@@ -79,15 +79,16 @@ at::Tensor input_gradient(const at::Tensor& grad, const at::Tensor& weight, cons
 
 // The gradient of product() for the weight: the sum over n and l of
 // grad[n, g, o, l] * columns[n, g, (c, k), l], the batch joining the
-// product's K.
+// product's K: the columns are written with the batch inside each row, so
+// that their transpose is the product's operand without a copy (grad, the
+// smaller, is permuted by one).
 at::Tensor weight_gradient(const at::Tensor& grad, const at::Tensor& input,
                            const at::Tensor& weight, const Geometry& g) {
   int64_t k = g.batch * g.positions();
   at::Tensor a = grad.reshape({g.batch, g.groups, g.group_outputs(), g.positions()})
                      .permute({1, 2, 0, 3})
                      .reshape({g.groups, g.group_outputs(), k});
-  at::Tensor b = conv::columns(input, g).permute({1, 0, 3, 2}).reshape({g.groups, k, -1});
-  return at::bmm(a, b).view(weight.sizes());
+  return at::bmm(a, conv::columns_across_batch(input, g).transpose(1, 2)).view(weight.sizes());
 }
 
 // A transposed convolution of x ([N, C_in, in...], weight [C_in, C_out / G,

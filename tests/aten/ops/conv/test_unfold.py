@@ -7,7 +7,7 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from tests.helpers import assert_out_matches_cpu, assert_raises_as_cpu
+from tests.helpers import assert_out_matches_cpu, assert_raises_as_cpu, kernels_of
 from tests.opinfo import check_op, parametrize
 
 # input shape, kernel, dilation, padding, stride
@@ -40,6 +40,37 @@ def test_unfold_and_fold_match_cpu(shape, kernel, dilation, padding, stride, no_
     out.backward(g)
     outv.backward(g.to("vulkan"))
     torch.testing.assert_close(cv.grad.cpu(), c.grad)
+
+
+# shaders/conv/im2col.comp moves raw bits of each element width, rows of a
+# multiple of 16 bytes as vectors (8 x 8 positions) and the rest value by
+# value (7 x 7); col2im.comp sums in the image's compute type. A strided
+# and a channels-last image are read in place. (The CPU unfolds no
+# integers: uint8 is compared with its float unfold.)
+@pytest.mark.parametrize("dtype", [torch.uint8, torch.float16, torch.float32, torch.float64], ids=str)
+@pytest.mark.parametrize("size", [8, 7])
+def test_column_kernels(dtype, size, no_fallback):
+    if dtype == torch.float64 and not torch.vulkan.get_device_properties().float64:
+        pytest.skip("no float64 on this device")
+    torch.manual_seed(0)
+    x = torch.randint(0, 100, (2, 3, size, size)).to(dtype)
+    width = x.element_size()
+    wide = torch.cat([x, x], 3)
+    images = [(x, x.to("vulkan")),
+              (x.contiguous(memory_format=torch.channels_last),
+               x.to("vulkan").contiguous(memory_format=torch.channels_last)),
+              (wide[..., ::2], wide.to("vulkan")[..., ::2])]
+    for image, xv in images:
+        assert kernels_of(lambda: F.unfold(xv, 3, padding=1)) == [f"im2col.{width}"]
+        expected = F.unfold(image.float() if dtype == torch.uint8 else image, 3, padding=1).to(dtype)
+        torch.testing.assert_close(F.unfold(xv, 3, padding=1).cpu(), expected)
+    if dtype in (torch.float16, torch.float32):
+        columns = torch.randn(2, 27, size * size).to(dtype)
+        cv = columns.to("vulkan")
+        suffix = {torch.float16: "f16", torch.float32: "f32"}[dtype]
+        assert kernels_of(lambda: F.fold(cv, size, 3, padding=1)) == [f"col2im.add.{suffix}"]
+        reference = F.fold(columns.double(), size, 3, padding=1).to(dtype)
+        torch.testing.assert_close(F.fold(cv, size, 3, padding=1).cpu(), reference)
 
 
 def test_errors(no_fallback):

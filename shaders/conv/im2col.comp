@@ -1,0 +1,93 @@
+// The columns of a convolution's zero-padded input (conv/columns.h):
+//   columns[n, c * taps + t, l] = image[n, c, l * stride + offset(t) * dilation - padding]
+// (0 outside the image), moved as raw bits of WIDTH bytes. Each invocation
+// writes VEC consecutive positions of one row, as 16-byte stores where the
+// host allows (flag 1: rows a multiple of VEC long, VEC-aligned); the
+// positions' coordinates are found once and stepped, so the only 64-bit
+// division is the first. It replaces a strided copy of the padded image's
+// windows, which wrote ResNet-50's 3x3 32x64x56x56 float16 columns at about
+// 200 GB/s on an H100 (docs/measurements.md, 2026-12-07).
+#extension GL_EXT_control_flow_attributes : require
+
+#include "conv/params.glsl"
+
+layout(buffer_reference, std430, buffer_reference_align = 16) buffer RefU4 { uvec4 v; };
+
+const int WORDS = VEC * WIDTH / 4;  // 32-bit words a chunk of VEC elements fills
+
+uint64_t load_bits(uint64_t address) {
+#if WIDTH == 1
+  return uint64_t(RefU8(address).v);
+#elif WIDTH == 2
+  return uint64_t(RefU16(address).v);
+#elif WIDTH == 4
+  return uint64_t(RefU32(address).v);
+#else
+  return RefU64(address).v;
+#endif
+}
+
+void store_bits(uint64_t address, uint64_t bits) {
+#if WIDTH == 1
+  RefU8(address).v = uint8_t(bits);
+#elif WIDTH == 2
+  RefU16(address).v = uint16_t(bits);
+#elif WIDTH == 4
+  RefU32(address).v = uint(bits);
+#else
+  RefU64(address).v = bits;
+#endif
+}
+
+void main() {
+  p = Params(args.params);
+  int taps = int(p.v[4]);
+  ivec3 in_size = words3(5), kernel = words3(8), out_size = words3(11);
+  ivec3 stride = words3(14), padding = words3(17), dilation = words3(20);
+  int positions = out_size.x * out_size.y * out_size.z;
+  int64_t chunks = (positions + VEC - 1) / VEC, rows = p.v[3] * taps;
+  uint64_t i = global_index();
+  if (i >= uint64_t(p.v[2] * rows * chunks)) return;
+  int64_t row_index = int64_t(i / uint64_t(chunks));
+  int first = int(int64_t(i) - row_index * chunks) * VEC;
+  int64_t n = row_index / rows;
+  int row = int(row_index - n * rows), c = row / taps;
+  ivec3 origin = tap_offset(row % taps, kernel) * dilation - padding;
+  uint64_t image = uint64_t(p.v[0]) + uint64_t(n * p.v[23] + c * p.v[24]) * WIDTH;
+  ivec3 o = ivec3(first / (out_size.y * out_size.z), (first / out_size.z) % out_size.y, first % out_size.z);
+
+  uint64_t bits[VEC];
+  [[unroll]] for (int e = 0; e < VEC; ++e) {
+    ivec3 at = o * stride + origin;
+    bool inside = first + e < positions && all(greaterThanEqual(at, ivec3(0))) && all(lessThan(at, in_size));
+    bits[e] = inside ? load_bits(image + uint64_t(at.x * p.v[25] + at.y * p.v[26] + at.z * p.v[27]) * WIDTH) : 0ul;
+    // The next position: x, then y, then z.
+    if (++o.z == out_size.z) {
+      o.z = 0;
+      if (++o.y == out_size.y) {
+        o.y = 0;
+        ++o.x;
+      }
+    }
+  }
+
+  uint64_t columns = uint64_t(p.v[1]) + uint64_t(n * p.v[28] + row * p.v[29]) * WIDTH;
+  if ((p.v[31] & 1) != 0) {
+    uint words[WORDS];
+    [[unroll]] for (int w = 0; w < WORDS; ++w) words[w] = 0u;
+    [[unroll]] for (int e = 0; e < VEC; ++e) {
+#if WIDTH == 8
+      words[2 * e] = uint(bits[e]);
+      words[2 * e + 1] = uint(bits[e] >> 32);
+#else
+      words[e * WIDTH / 4] |= uint(bits[e]) << (8 * ((e * WIDTH) % 4));
+#endif
+    }
+    uint64_t at = columns + uint64_t(first) * WIDTH;
+    [[unroll]] for (int k = 0; k < WORDS / 4; ++k)
+      RefU4(at + 16 * k).v = uvec4(words[4 * k], words[4 * k + 1], words[4 * k + 2], words[4 * k + 3]);
+    return;
+  }
+  [[unroll]] for (int e = 0; e < VEC; ++e)
+    if (first + e < positions) store_bits(columns + uint64_t((first + e) * p.v[30]) * WIDTH, bits[e]);
+}
