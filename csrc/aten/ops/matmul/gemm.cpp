@@ -100,12 +100,14 @@ constexpr Tile kTiles[] = {{"t64", false, false, 64, 64, 16, "gemm_tiled"},
                            {"rows16", false, false, 0, 0, 0, "gemm_rows"},
                            {"q128", true, true, 128, 128, 32, "gemm_coop_phases"},
                            {"qt128", false, true, 128, 128, 8, "gemm_tiled_phases"},
-                           {"n16", true, true, 0, 0, 0, "gemm_coop_thin"}};
+                           {"n16", true, true, 0, 0, 0, "gemm_coop_thin"},
+                           {"rows12n", false, false, 0, 0, 0, "gemm_rows"}};
 constexpr const Tile &kT64 = kTiles[0], &kT128 = kTiles[1], &kS128 = kTiles[2], &kS256 = kTiles[3],
                      &kV128 = kTiles[6], &kV256 = kTiles[7], &kT128W = kTiles[9],
                      &kDot = kTiles[10], &kRows = kTiles[11], &kRowsK = kTiles[12],
                      &kSmallK = kTiles[13], &kT128WV = kTiles[14], &kRows16 = kTiles[15],
-                     &kPhases = kTiles[16], &kTiledPhases = kTiles[17], &kCoopThin = kTiles[18];
+                     &kPhases = kTiles[16], &kTiledPhases = kTiles[17], &kCoopThin = kTiles[18],
+                     &kRows12N = kTiles[19];
 // The larger tiles of a tier are used once the output has this many of
 // them and K is at least the tier's minimum below (H200, float16 8192^3: s256
 // 205 against s128's 191 TFLOP/s, 4096^3 with 512 tiles: 187 against 169;
@@ -263,11 +265,13 @@ constexpr int64_t kCoopThinRows = 128, kCoopThinStep = 64, kCoopThinMinK = 4096;
 // 32 vectors of a column in flight instead of 8 (5.45, 2.82).
 //
 // TORCHVULKAN_GEMM_TILE=rows16 takes r16 and r16k for every product of at
-// most kThin rows (measuring them against r12 and r12k).
+// most kThin rows (measuring them against r12 and r12k), rows12n r12n
+// where r12 would run (against r12).
 bool thin_allowed(const Tile& kernel) {
   const Tile* forced = forced_tile();
   if (!forced) return &kernel != &kDot;
-  return forced == &kernel || (forced == &kRows16 && (&kernel == &kRows || &kernel == &kRowsK));
+  return forced == &kernel || (forced == &kRows16 && (&kernel == &kRows || &kernel == &kRowsK)) ||
+         (forced == &kRows12N && &kernel == &kRows);
 }
 
 // (batch, row, col) strides of a 2-D or 3-D tensor; a 2-D one repeats per batch.
@@ -404,12 +408,16 @@ void launch_thin(rt::Device& dev, const Tile& thin, std::vector<int64_t>& meta, 
   const char* variant = dot       ? (dot_vectors ? ".vec." : ".any.")
                         : coop    ? ".n16."
                         : short_k ? (K <= 12 ? ".k12." : ".k16.")
-                        : rows    ? (twelve ? ".r12." : ".r16.")
+                        : rows    ? (!twelve                      ? ".r16."
+                                     : forced_tile() == &kRows12N ? ".r12n."
+                                                                  : ".r12.")
                                   : (twelve ? ".r12k." : ".r16k.");
   const rt::Kernel& kernel = dev.pipelines().get(std::string(thin.kernel) + variant + dtype);
   // Columns per workgroup: gemm_rows.comp's r16 and gemm_small_k.comp take
   // 16 bytes of them an invocation, r16k one.
-  int64_t columns = static_cast<int64_t>(kernel.workgroup_size) * (rows || short_k ? vector : 1);
+  bool narrow = rows && twelve && forced_tile() == &kRows12N;
+  int64_t columns = static_cast<int64_t>(kernel.workgroup_size) *
+                    (rows || short_k ? (narrow ? vector / 2 : vector) : 1);
   int64_t blocks = batches *
                    (dot    ? (M + kDotRows - 1) / kDotRows
                     : coop ? (M + kCoopThinRows - 1) / kCoopThinRows

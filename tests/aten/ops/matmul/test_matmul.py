@@ -205,12 +205,14 @@ def test_forced_dot():
 
 def _rows_kernel(dtype, m, k_major):
     """The gemm_rows variant a product of m rows takes: r12 or r12k for at most
-    12 rows of a 16-bit dtype unless TORCHVULKAN_GEMM_TILE=rows16, else r16 or
-    r16k."""
-    twelve = m <= 12 and dtype != torch.float32 and os.environ.get("TORCHVULKAN_GEMM_TILE") != "rows16"
+    12 rows of a 16-bit dtype unless TORCHVULKAN_GEMM_TILE=rows16 (r12n for
+    r12 under rows12n), else r16 or r16k."""
+    forced = os.environ.get("TORCHVULKAN_GEMM_TILE")
+    twelve = m <= 12 and dtype != torch.float32 and forced != "rows16"
     rows = 12 if twelve else 16
+    suffix = "k" if k_major else "n" if twelve and forced == "rows12n" else ""
     short = {torch.float32: "f32", torch.float16: "f16", torch.bfloat16: "bf16"}[dtype]
-    return f"gemm_rows.r{rows}{'k' if k_major else ''}.{short}"
+    return f"gemm_rows.r{rows}{suffix}.{short}"
 
 
 # gemm_rows.comp (at most 16 rows, B contiguous along N in 16-byte vectors):
@@ -268,6 +270,12 @@ def test_rows_k_products(dtype, no_fallback):
 # child process.
 def test_forced_sixteen_rows():
     pytest_with_tile(__file__, "rows16", "test_rows_products or test_rows_k_products")
+
+
+# r12n (half of r12's columns an invocation, TORCHVULKAN_GEMM_TILE=rows12n,
+# for measuring it against r12): the N-major test in a child process.
+def test_forced_narrow_rows():
+    pytest_with_tile(__file__, "rows12n", "test_rows_products")
 
 
 # gemm_small_k.comp (at most 16 values of K, B contiguous along N in 16-byte
