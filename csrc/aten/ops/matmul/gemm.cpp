@@ -73,7 +73,9 @@ namespace {
 // store in lockstep: H100, 2026-12-07, g^T @ x 106 / 107 against 107 at h =
 // 393216, 92.7 / 87.9 against 92.8 at 65536; the lockstep, if any, is not
 // what costs the K = 128 products their time.)
-// q128 (gemm_coop_phases, float16 only) and qt128 (gemm_tiled_phases) are
+// u128 (64 x 128 tiles for products of at most 64 rows, such as a
+// convolution with 64 output channels) is taken only when forced, until
+// measured. q128 (gemm_coop_phases, float16 only) and qt128 (gemm_tiled_phases) are
 // v128 and t128wv writing clock stamps, for benchmark/coop_phases.py:
 // forced only. n16 (gemm_coop_thin) is a tile-less kernel (thin_kernel).
 struct Tile {
@@ -101,7 +103,8 @@ constexpr Tile kTiles[] = {{"t64", false, false, 64, 64, 16, "gemm_tiled"},
                            {"q128", true, true, 128, 128, 32, "gemm_coop_phases"},
                            {"qt128", false, true, 128, 128, 8, "gemm_tiled_phases"},
                            {"n16", true, true, 0, 0, 0, "gemm_coop_thin"},
-                           {"rows12n", false, false, 0, 0, 0, "gemm_rows"}};
+                           {"rows12n", false, false, 0, 0, 0, "gemm_rows"},
+                           {"u128", true, true, 64, 128, 32, "gemm_coop"}};
 constexpr const Tile &kT64 = kTiles[0], &kT128 = kTiles[1], &kS128 = kTiles[2], &kS256 = kTiles[3],
                      &kV128 = kTiles[6], &kV256 = kTiles[7], &kT128W = kTiles[9],
                      &kDot = kTiles[10], &kRows = kTiles[11], &kRowsK = kTiles[12],
