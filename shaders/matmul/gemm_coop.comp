@@ -64,7 +64,6 @@
 
 #include "common/math.glsl"
 #include "matmul/phase_stamps.glsl"
-
 #include "matmul/tile_order.glsl"
 
 layout(push_constant) uniform Args {

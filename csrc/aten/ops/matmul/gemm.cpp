@@ -75,9 +75,9 @@ namespace {
 // what costs the K = 128 products their time.)
 // u128 (64 x 128 tiles for products of at most 64 rows, such as a
 // convolution with 64 output channels) is taken only when forced, until
-// measured. q128 (gemm_coop_phases, float16 only) and qt128 (gemm_tiled_phases) are
-// v128 and t128wv writing clock stamps, for benchmark/coop_phases.py:
-// forced only. n16 (gemm_coop_thin) is a tile-less kernel (thin_kernel).
+// measured. q128 (gemm_coop_phases, float16 only) and qt128
+// (gemm_tiled_phases) are v128 and t128wv writing clock stamps, for
+// benchmark/coop_phases.py: forced only. n16 (gemm_coop_thin) is a tile-less kernel (thin_kernel).
 struct Tile {
   const char* name;
   bool coop, vectors;  // tensor-core tier; both operands vector-loadable only
