@@ -4,7 +4,7 @@
 // writes VEC consecutive positions of one row, as 16-byte stores where the
 // host allows (flag 1: rows a multiple of VEC long, VEC-aligned); the
 // positions' coordinates are found once and stepped, so the only 64-bit
-// division is the first. It replaces a strided copy of the padded image's
+// divisions are the two that find the invocation's row. It replaces a strided copy of the padded image's
 // windows, which wrote ResNet-50's 3x3 32x64x56x56 float16 columns at about
 // 200 GB/s on an H100 (docs/measurements.md, 2026-12-07).
 #extension GL_EXT_control_flow_attributes : require
