@@ -25,12 +25,16 @@ import torch
 from mnist_benchmark import median_time, training
 
 
+def medians(per_call):
+    """{kernel: median over the calls} from one {kernel: ns} per call (0 where a call lacks it)."""
+    names = set().union(*per_call)
+    return {name: statistics.median(c.get(name, 0) for c in per_call) for name in names}
+
+
 def kernel_sums(fn, reps):
     """{kernel: median nanoseconds a call}, dispatches of a kernel within a call summed."""
     from kernel_times import kernel_times  # imports torchvulkan
-    per_call = [{name: sum(ns) for name, ns in kernel_times(fn, 1).items()} for _ in range(reps)]
-    names = set().union(*per_call)
-    return {name: statistics.median(c.get(name, 0) for c in per_call) for name in names}
+    return medians([{name: sum(ns) for name, ns in kernel_times(fn, 1).items()} for _ in range(reps)])
 
 
 def cuda_kernel_sums(fn, reps):
@@ -46,8 +50,7 @@ def cuda_kernel_sums(fn, reps):
             if event.device_type == torch.autograd.DeviceType.CUDA:
                 sums[event.name] = sums.get(event.name, 0) + event.device_time_total * 1e3
         per_call.append(sums)
-    names = set().union(*per_call)
-    return {name: statistics.median(c.get(name, 0) for c in per_call) for name in names}
+    return medians(per_call)
 
 
 def main():

@@ -4,8 +4,9 @@
 //                    l * stride + offset(t) * dilation - padding = i
 //                    of columns[n, c * taps + t, l],
 // one invocation per image element gathering (no atomics), so the sums are
-// rounded once (integers wrap as the CPU's do). COL is the columns' dtype (float32 for 16-bit images whose
-// products were kept in float32, else X's).
+// rounded once (integers wrap as the CPU's do). COL is the columns' dtype
+// (float32 for 16-bit images whose products were kept in float32, else
+// X's).
 #include "conv/params.glsl"
 
 void main() {

@@ -4,40 +4,18 @@
 // writes VEC consecutive positions of one row, as 16-byte stores where the
 // host allows (flag 1: rows a multiple of VEC long, VEC-aligned); the
 // positions' coordinates are found once and stepped, so the only 64-bit
-// divisions are the two that find the invocation's row. It replaces a strided copy of the padded image's
-// windows, which wrote ResNet-50's 3x3 32x64x56x56 float16 columns at about
-// 200 GB/s on an H100 (docs/measurements.md, 2026-12-07).
+// divisions are the two that find the invocation's row. It replaces a
+// strided copy of the padded image's windows, which wrote ResNet-50's 3x3
+// 32x64x56x56 float16 columns at about 200 GB/s on an H100
+// (docs/measurements.md, 2026-12-07).
 #extension GL_EXT_control_flow_attributes : require
 
+#include "common/bits.glsl"
 #include "conv/params.glsl"
 
 layout(buffer_reference, std430, buffer_reference_align = 16) buffer RefU4 { uvec4 v; };
 
 const int WORDS = VEC * WIDTH / 4;  // 32-bit words a chunk of VEC elements fills
-
-uint64_t load_bits(uint64_t address) {
-#if WIDTH == 1
-  return uint64_t(RefU8(address).v);
-#elif WIDTH == 2
-  return uint64_t(RefU16(address).v);
-#elif WIDTH == 4
-  return uint64_t(RefU32(address).v);
-#else
-  return RefU64(address).v;
-#endif
-}
-
-void store_bits(uint64_t address, uint64_t bits) {
-#if WIDTH == 1
-  RefU8(address).v = uint8_t(bits);
-#elif WIDTH == 2
-  RefU16(address).v = uint16_t(bits);
-#elif WIDTH == 4
-  RefU32(address).v = uint(bits);
-#else
-  RefU64(address).v = bits;
-#endif
-}
 
 void main() {
   p = Params(args.params);

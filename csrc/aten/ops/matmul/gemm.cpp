@@ -408,17 +408,17 @@ void launch_thin(rt::Device& dev, const Tile& thin, std::vector<int64_t>& meta, 
   count_tier(thin.name);
   std::string dtype = dtype_name(out.scalar_type());
   bool twelve = M <= 12 && out.element_size() == 2 && forced_tile() != &kRows16;
+  bool narrow = rows && twelve && forced_tile() == &kRows12N;  // r12n: half the columns
   const char* variant = dot       ? (dot_vectors ? ".vec." : ".any.")
                         : coop    ? ".n16."
                         : short_k ? (K <= 12 ? ".k12." : ".k16.")
-                        : rows    ? (!twelve                      ? ".r16."
-                                     : forced_tile() == &kRows12N ? ".r12n."
-                                                                  : ".r12.")
+                        : rows    ? (narrow   ? ".r12n."
+                                     : twelve ? ".r12."
+                                              : ".r16.")
                                   : (twelve ? ".r12k." : ".r16k.");
   const rt::Kernel& kernel = dev.pipelines().get(std::string(thin.kernel) + variant + dtype);
   // Columns per workgroup: gemm_rows.comp's r16 and gemm_small_k.comp take
   // 16 bytes of them an invocation, r16k one.
-  bool narrow = rows && twelve && forced_tile() == &kRows12N;
   int64_t columns = static_cast<int64_t>(kernel.workgroup_size) *
                     (rows || short_k ? (narrow ? vector / 2 : vector) : 1);
   int64_t blocks = batches *
