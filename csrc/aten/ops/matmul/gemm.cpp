@@ -75,7 +75,8 @@ namespace {
 // what costs the K = 128 products their time.)
 // u128 (64 x 128 tiles for products of at most 64 rows, such as a
 // convolution with 64 output channels) is taken only when forced, until
-// measured. q128 (gemm_coop_phases, float16 only) and qt128
+// measured. t128wk (t128wv with steps of 16, float32 only) likewise.
+// q128 (gemm_coop_phases, float16 only) and qt128
 // (gemm_tiled_phases) are v128 and t128wv writing clock stamps, for
 // benchmark/coop_phases.py: forced only. n16 (gemm_coop_thin) is a tile-less kernel (thin_kernel).
 struct Tile {
@@ -104,7 +105,8 @@ constexpr Tile kTiles[] = {{"t64", false, false, 64, 64, 16, "gemm_tiled"},
                            {"qt128", false, true, 128, 128, 8, "gemm_tiled_phases"},
                            {"n16", true, true, 0, 0, 0, "gemm_coop_thin"},
                            {"rows12n", false, false, 0, 0, 0, "gemm_rows"},
-                           {"u128", true, true, 64, 128, 32, "gemm_coop"}};
+                           {"u128", true, true, 64, 128, 32, "gemm_coop"},
+                           {"t128wk", false, true, 128, 128, 16, "gemm_tiled"}};
 constexpr const Tile &kT64 = kTiles[0], &kT128 = kTiles[1], &kS128 = kTiles[2], &kS256 = kTiles[3],
                      &kV128 = kTiles[6], &kV256 = kTiles[7], &kT128W = kTiles[9],
                      &kDot = kTiles[10], &kRows = kTiles[11], &kRowsK = kTiles[12],
