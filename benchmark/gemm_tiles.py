@@ -41,6 +41,11 @@ CASES = [
     ("mnist h=65536 g@W", (128, 65536, 784), False, False, 1),
     ("mnist h=393216 x@W^T", (128, 784, 393216), False, True, 1),
     ("mnist h=393216 g^T@x", (393216, 128, 784), True, False, 1),
+    # The same two products with the large operand stored the other way
+    # (W1 as [784, h], g^T as [h, 128]): whether the layout's access pattern
+    # (64 bytes of each of W1's rows a step of K) is what costs x @ W^T.
+    ("layout h=393216 x@W^T stored", (128, 784, 393216), False, False, 1),
+    ("layout h=393216 g^T@x stored", (393216, 128, 784), False, False, 1),
     # The second layer's products (h = 393216, 10 classes): M = 10, K = 10
     # and N = 10 (split-K), memory bound (docs/measurements.md, sixteenth
     # session).
