@@ -40,12 +40,6 @@
 // instead of 6 (the slice count a push constant, the handed sums in shared
 // memory).
 //
-// NARROW (r12n, 16-bit types, forced only: TORCHVULKAN_GEMM_TILE=rows12n):
-// half of CW columns an invocation, read as 8-byte vectors, so that twice
-// the invocations share N (g2^T @ a at h = 131072 runs 16,384 of them,
-// about 4 warps an SM, 63 us against cuBLAS's 22 and 76 at h = 393216:
-// H100, 2026-12-07); written value by value.
-//
 // Split-K as in gemm_tiled.comp: group g takes split g % splits (`chunk`
 // values of K), and with more than one split writes float32 sums to the
 // workspace [splits, batches, M, N] for gemm_splitk_reduce.comp.
@@ -69,10 +63,6 @@ const int KB = 8;    // vectors of B loaded at once
 #if B_KMAJOR
 const int OWN = 1;  // columns per invocation
 #define ACC(r, c) acc[r]
-#elif NARROW
-const int OWN = CW / 2;
-#define ACC(r, c) acc[r][(c) / 4][(c) % 4]
-layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer Raw8 { uvec2 v; };
 #else
 const int OWN = CW;
 #define ACC(r, c) acc[r][(c) / 4][(c) % 4]
@@ -100,8 +90,8 @@ void main() {
   float acc[ROWS];
   [[unroll]] for (int r = 0; r < ROWS; ++r) acc[r] = 0.0;
 #else
-  vec4 acc[ROWS][OWN / 4];
-  [[unroll]] for (int r = 0; r < ROWS; ++r)[[unroll]] for (int c = 0; c < OWN / 4; ++c) acc[r][c] = vec4(0.0);
+  vec4 acc[ROWS][CW / 4];
+  [[unroll]] for (int r = 0; r < ROWS; ++r)[[unroll]] for (int c = 0; c < CW / 4; ++c) acc[r][c] = vec4(0.0);
 #endif
   for (int64_t k0 = k_begin; k0 < k_end; k0 += WORKGROUP) {
     // Invocation t stages A[:, k0 + t].
@@ -141,21 +131,17 @@ void main() {
     for (int kk = 0; kk < depth; kk += KB) {
       uvec4 raw[KB];
       [[unroll]] for (int i = 0; i < KB; ++i) {
-#if NARROW
-        raw[i] = mine && kk + i < depth ? uvec4(Raw8(b + uint64_t(kk + i) * b_row).v, 0u, 0u) : uvec4(0u);
-#else
         raw[i] = mine && kk + i < depth ? Raw16(b + uint64_t(kk + i) * b_row).v : uvec4(0u);
-#endif
       }
       [[unroll]] for (int i = 0; i < KB; ++i) {
-        float bv[OWN];
-        [[unroll]] for (int e = 0; e < OWN; ++e) bv[e] = element(raw[i], e);
+        float bv[CW];
+        [[unroll]] for (int e = 0; e < CW; ++e) bv[e] = element(raw[i], e);
         // Rows past M add zeros; skipping whole groups of 4 saves their work.
         [[unroll]] for (int q = 0; q < ROWS / 4; ++q) {
           if (4 * q < rows) {
             vec4 av = a_tile[kk + i][q];
             [[unroll]] for (int j = 0; j < 4; ++j)
-              [[unroll]] for (int c = 0; c < OWN / 4; ++c)
+              [[unroll]] for (int c = 0; c < CW / 4; ++c)
                 acc[4 * q + j][c] += av[j] * vec4(bv[4 * c], bv[4 * c + 1], bv[4 * c + 2], bv[4 * c + 3]);
           }
         }
@@ -173,7 +159,7 @@ void main() {
     } else if (p.v[26] != 0) {
       uint64_t at = uint64_t(p.v[26]) + uint64_t(((split * batches + batch) * M + r) * N + n0) * 4u;
       [[unroll]] for (int c = 0; c < OWN; ++c) RefF32(at + uint64_t(c) * 4u).v = ACC(r, c);
-#if !B_KMAJOR && !NARROW
+#if !B_KMAJOR
     } else if (vector_store) {
       float v[VEC];
       [[unroll]] for (int c = 0; c < CW; ++c) v[c] = uintBitsToFloat(uint(p.v[20])) * ACC(r, c);

@@ -73,9 +73,20 @@ namespace {
 // store in lockstep: H100, 2026-12-07, g^T @ x 106 / 107 against 107 at h =
 // 393216, 92.7 / 87.9 against 92.8 at 65536; the lockstep, if any, is not
 // what costs the K = 128 products their time.)
-// u128 (64 x 128 tiles for products of at most 64 rows, such as a
-// convolution with 64 output channels) is taken only when forced, until
-// measured. t128wk (t128wv with steps of 16, float32 only) likewise.
+// (t128wk, t128wv with steps of 16 along K and 33 KiB of shared memory,
+// lost and was removed: H100, 2026-12-07, float32 4096^3 19.2 against
+// 34.3 TFLOP/s, cuBLAS 51.4.)
+// u128 (64 x 128 tiles, 32 x 64 a subgroup, 202-204 registers, no spills) is
+// the v tiles' choice for products of at most 64 rows, which leave half of
+// a 128-row tile idle: H100, 2026-12-07 (kernel_times.py), ResNet-50's 3x3
+// convolution 32x64x56x56 float16, weight @ columns (M = 64) 98.9 us
+// against v256's 127.9. Forced on other products it lost: 4096^3 201
+// against 258 TFLOP/s, the bmm 32x1024x64x1024 42.5 against 53, the MNIST
+// benchmark's x @ W^T / g^T @ x at h = 393216 132 / 77.4 against 166 /
+// 108 (gemm_tiles.py). It also won the convolution's weight gradient (M =
+// 64, split K: 104 against v128_nt's 141 us), which the rule takes, and its
+// input gradient (M = 576, K = 64, a float32 out: 391 against v128_tn's
+// 498), which the rule leaves on v128 (the bmm above has K = 64 too).
 // q128 (gemm_coop_phases, float16 only) and qt128
 // (gemm_tiled_phases) are v128 and t128wv writing clock stamps, for
 // benchmark/coop_phases.py: forced only. n16 (gemm_coop_thin) is a tile-less kernel (thin_kernel).
@@ -104,15 +115,13 @@ constexpr Tile kTiles[] = {{"t64", false, false, 64, 64, 16, "gemm_tiled"},
                            {"q128", true, true, 128, 128, 32, "gemm_coop_phases"},
                            {"qt128", false, true, 128, 128, 8, "gemm_tiled_phases"},
                            {"n16", true, true, 0, 0, 0, "gemm_coop_thin"},
-                           {"rows12n", false, false, 0, 0, 0, "gemm_rows"},
-                           {"u128", true, true, 64, 128, 32, "gemm_coop"},
-                           {"t128wk", false, true, 128, 128, 16, "gemm_tiled"}};
+                           {"u128", true, true, 64, 128, 32, "gemm_coop"}};
 constexpr const Tile &kT64 = kTiles[0], &kT128 = kTiles[1], &kS128 = kTiles[2], &kS256 = kTiles[3],
                      &kV128 = kTiles[6], &kV256 = kTiles[7], &kT128W = kTiles[9],
                      &kDot = kTiles[10], &kRows = kTiles[11], &kRowsK = kTiles[12],
                      &kSmallK = kTiles[13], &kT128WV = kTiles[14], &kRows16 = kTiles[15],
                      &kPhases = kTiles[16], &kTiledPhases = kTiles[17], &kCoopThin = kTiles[18],
-                     &kRows12N = kTiles[19];
+                     &kU128 = kTiles[19];
 // The larger tiles of a tier are used once the output has this many of
 // them and K is at least the tier's minimum below (H200, float16 8192^3: s256
 // 205 against s128's 191 TFLOP/s, 4096^3 with 512 tiles: 187 against 169;
@@ -168,6 +177,7 @@ const Tile& pick_tile(bool coop, bool coop2, bool vectors, bool float32, int64_t
   if (forced && forced->m > 0 && forced->coop == coop &&
       (coop2 || std::string_view(forced->kernel) != "gemm_coop2") && (vectors || !forced->vectors))
     return *forced;
+  if (coop && vectors && M <= kU128.m) return kU128;
   const Tile &small = !coop     ? kT64
                       : vectors ? kV128
                                 : kS128,
@@ -270,13 +280,11 @@ constexpr int64_t kCoopThinRows = 128, kCoopThinStep = 64, kCoopThinMinK = 4096;
 // 32 vectors of a column in flight instead of 8 (5.45, 2.82).
 //
 // TORCHVULKAN_GEMM_TILE=rows16 takes r16 and r16k for every product of at
-// most kThin rows (measuring them against r12 and r12k), rows12n r12n
-// where r12 would run (against r12).
+// most kThin rows (measuring them against r12 and r12k).
 bool thin_allowed(const Tile& kernel) {
   const Tile* forced = forced_tile();
   if (!forced) return &kernel != &kDot;
-  return forced == &kernel || (forced == &kRows16 && (&kernel == &kRows || &kernel == &kRowsK)) ||
-         (forced == &kRows12N && &kernel == &kRows);
+  return forced == &kernel || (forced == &kRows16 && (&kernel == &kRows || &kernel == &kRowsK));
 }
 
 // (batch, row, col) strides of a 2-D or 3-D tensor; a 2-D one repeats per batch.
@@ -410,19 +418,15 @@ void launch_thin(rt::Device& dev, const Tile& thin, std::vector<int64_t>& meta, 
   count_tier(thin.name);
   std::string dtype = dtype_name(out.scalar_type());
   bool twelve = M <= 12 && out.element_size() == 2 && forced_tile() != &kRows16;
-  bool narrow = rows && twelve && forced_tile() == &kRows12N;  // r12n: half the columns
   const char* variant = dot       ? (dot_vectors ? ".vec." : ".any.")
                         : coop    ? ".n16."
                         : short_k ? (K <= 12 ? ".k12." : ".k16.")
-                        : rows    ? (narrow   ? ".r12n."
-                                     : twelve ? ".r12."
-                                              : ".r16.")
+                        : rows    ? (twelve ? ".r12." : ".r16.")
                                   : (twelve ? ".r12k." : ".r16k.");
   const rt::Kernel& kernel = dev.pipelines().get(std::string(thin.kernel) + variant + dtype);
   // Columns per workgroup: gemm_rows.comp's r16 and gemm_small_k.comp take
   // 16 bytes of them an invocation, r16k one.
-  int64_t columns = static_cast<int64_t>(kernel.workgroup_size) *
-                    (rows || short_k ? (narrow ? vector / 2 : vector) : 1);
+  int64_t columns = static_cast<int64_t>(kernel.workgroup_size) * (rows || short_k ? vector : 1);
   int64_t blocks = batches *
                    (dot    ? (M + kDotRows - 1) / kDotRows
                     : coop ? (M + kCoopThinRows - 1) / kCoopThinRows
@@ -570,8 +574,8 @@ void launch_gemm(const at::Tensor& a, const at::Tensor& b, const at::Tensor& out
                               bias_strides[0] % 8 == 0 && aligned(bias));
   bool vector_store =
       !through_workspace && epilogue == Epilogue::none && out_rows && N % 8 == 0 && bias_row;
-  // The kernels' flags: vector loads of A and B, vector stores (gemm_coop.comp
-  // only), and the orientation each operand is staged in (gemm_tiled.comp;
+  // The kernels' flags: vector loads of A and B, vector stores (gemm_coop.comp;
+  // gemm_tiled.comp for a float32 out), and the orientation each operand is staged in (gemm_tiled.comp;
   // gemm_coop.comp's variant fixes it).
   meta.push_back((a_vectors ? 1 : 0) | (b_vectors ? 2 : 0) | (vector_store ? 4 : 0) |
                  (k_major(sa[1], sa[2]) ? 8 : 0) | (k_major(sb[2], sb[1]) ? 16 : 0));

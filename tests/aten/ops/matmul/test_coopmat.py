@@ -147,6 +147,17 @@ def test_aligned_product_takes_the_configured_kernel(dtype, no_fallback):
     assert kernels_of(lambda: a @ b) == [f"{_kernel(tile)}.{tile}_nn.{_SHORT[dtype]}"]
 
 
+def test_few_rows_take_u128(dtype, no_fallback):
+    # At most 64 rows (a convolution's weight @ columns): the 64-row tiles,
+    # unless a configuration is forced.
+    if os.environ.get("TORCHVULKAN_GEMM_TILE"):
+        pytest.skip("a tile is forced")
+    a, b = torch.randn(64, 72).to(dtype), torch.randn(72, 136).to(dtype)
+    da, db = a.to("vulkan"), b.to("vulkan")
+    assert kernels_of(lambda: da @ db) == [f"gemm_coop.u128_nn.{_SHORT[dtype]}"]
+    _check((da @ db).cpu(), _ref(a, b), 72)
+
+
 def _kernel(tile):
     """The kernel a configuration belongs to (variants.toml)."""
     return "gemm_coop2" if tile[0] == "c" else "gemm_coop"

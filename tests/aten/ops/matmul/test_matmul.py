@@ -118,6 +118,25 @@ def test_vector_staging(dtype, ta, tb, no_fallback):
         torch.testing.assert_close(got, expected)
 
 
+# A float32 out written in vectors (contiguous rows, N a multiple of 8): M
+# past a tile's edge, alpha, beta and a row-vector bias, batches; beside it
+# the element-by-element epilogue it must agree with (a strided out, a bias
+# that is not a row vector, N not a multiple of 8).
+def test_vector_store_epilogue(no_fallback):
+    batch, m, k, n = 2, 130, 20, 136
+    a, b, bias = torch.randn(batch, m, k), torch.randn(batch, k, n), torch.randn(n)
+    expected = torch.baddbmm(bias, a, b, alpha=0.5, beta=2.0)
+    got = torch.baddbmm(bias.to("vulkan"), a.to("vulkan"), b.to("vulkan"), alpha=0.5, beta=2.0)
+    torch.testing.assert_close(got.cpu(), expected)
+    column_bias = torch.randn(m, 1)
+    torch.testing.assert_close(torch.addmm(column_bias.to("vulkan"), a[0].to("vulkan"), b[0].to("vulkan")).cpu(),
+                               torch.addmm(column_bias, a[0], b[0]))
+    out = torch.zeros(n, m, device="vulkan").t()
+    torch.mm(a[0].to("vulkan"), b[0].to("vulkan"), out=out)
+    torch.testing.assert_close(out.cpu(), a[0] @ b[0])
+    torch.testing.assert_close((a[0].to("vulkan") @ b[0, :, :132].to("vulkan")).cpu(), a[0] @ b[0, :, :132])
+
+
 # The same checks on the 128x128 tiles (t128w for float32, t128wv where both
 # operands are vector-loadable), which the tier takes only for large outputs
 # with K >= 1024 (gemm.cpp), and on the 128x64 candidate, taken only when
@@ -125,7 +144,7 @@ def test_vector_staging(dtype, ta, tb, no_fallback):
 # process (the choice is read once per process).
 @pytest.mark.parametrize("tile", ["t128", "t128w", "t128x64", "t128wv"])
 def test_portable_128_tiles(tile):
-    pytest_with_tile(__file__, tile, "test_large_tiles or test_vector_staging or test_odd_shapes or test_split_k or takes_the_configured")
+    pytest_with_tile(__file__, tile, "test_large_tiles or test_vector_staging or test_vector_store_epilogue or test_odd_shapes or test_split_k or takes_the_configured")
 
 
 @pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16])
@@ -205,14 +224,12 @@ def test_forced_dot():
 
 def _rows_kernel(dtype, m, k_major):
     """The gemm_rows variant a product of m rows takes: r12 or r12k for at most
-    12 rows of a 16-bit dtype unless TORCHVULKAN_GEMM_TILE=rows16 (r12n for
-    r12 under rows12n), else r16 or r16k."""
-    forced = os.environ.get("TORCHVULKAN_GEMM_TILE")
-    twelve = m <= 12 and dtype != torch.float32 and forced != "rows16"
+    12 rows of a 16-bit dtype unless TORCHVULKAN_GEMM_TILE=rows16, else r16 or
+    r16k."""
+    twelve = m <= 12 and dtype != torch.float32 and os.environ.get("TORCHVULKAN_GEMM_TILE") != "rows16"
     rows = 12 if twelve else 16
-    suffix = "k" if k_major else "n" if twelve and forced == "rows12n" else ""
     short = {torch.float32: "f32", torch.float16: "f16", torch.bfloat16: "bf16"}[dtype]
-    return f"gemm_rows.r{rows}{suffix}.{short}"
+    return f"gemm_rows.r{rows}{'k' if k_major else ''}.{short}"
 
 
 # gemm_rows.comp (at most 16 rows, B contiguous along N in 16-byte vectors):
@@ -270,12 +287,6 @@ def test_rows_k_products(dtype, no_fallback):
 # child process.
 def test_forced_sixteen_rows():
     pytest_with_tile(__file__, "rows16", "test_rows_products or test_rows_k_products")
-
-
-# r12n (half of r12's columns an invocation, TORCHVULKAN_GEMM_TILE=rows12n,
-# for measuring it against r12): the N-major test in a child process.
-def test_forced_narrow_rows():
-    pytest_with_tile(__file__, "rows12n", "test_rows_products")
 
 
 # gemm_small_k.comp (at most 16 values of K, B contiguous along N in 16-byte
