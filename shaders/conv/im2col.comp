@@ -3,11 +3,13 @@
 // (0 outside the image), moved as raw bits of WIDTH bytes. Each invocation
 // writes VEC consecutive positions of one row, as 16-byte stores where the
 // host allows (flag 1: rows a multiple of VEC long, VEC-aligned); the
-// positions' coordinates are found once and stepped, so the only 64-bit
-// divisions are the two that find the invocation's row. It replaces a
-// strided copy of the padded image's windows, which wrote ResNet-50's 3x3
-// 32x64x56x56 float16 columns at about 200 GB/s on an H100
-// (docs/measurements.md, 2026-12-07).
+// positions' coordinates and input addresses are found once and stepped,
+// and the invocation's row is found by 32-bit division where the launch
+// allows (integer division is a software routine on NVIDIA). With 64-bit
+// divisions and each position's address computed anew, ResNet-50's 3x3
+// 32x64x56x56 float16 columns took 253 us on an H100, about 0.5 TB/s
+// (docs/measurements.md, 2026-12-07); the strided copy of the padded
+// image's windows it replaced wrote them at about 200 GB/s.
 #extension GL_EXT_control_flow_attributes : require
 
 #include "common/bits.glsl"
@@ -24,28 +26,49 @@ void main() {
   ivec3 stride = words3(14), padding = words3(17), dilation = words3(20);
   int positions = out_size.x * out_size.y * out_size.z;
   int64_t chunks = (positions + VEC - 1) / VEC, rows = p.v[3] * taps;
-  uint64_t i = global_index();
-  if (i >= uint64_t(p.v[2] * rows * chunks)) return;
-  int64_t row_index = int64_t(i / uint64_t(chunks));
-  int first = int(int64_t(i) - row_index * chunks) * VEC;
-  int64_t n = row_index / rows;
-  int row = int(row_index - n * rows), c = row / taps;
-  ivec3 origin = tap_offset(row % taps, kernel) * dilation - padding;
+  uint64_t i = global_index(), total = uint64_t(p.v[2] * rows * chunks);
+  if (i >= total) return;
+  int64_t n;
+  int row, first;
+  if (total <= 0xffffffffu) {  // 32-bit division (every launch measured so far)
+    uint row_index = uint(i) / uint(chunks);
+    first = int(uint(i) - row_index * uint(chunks)) * VEC;
+    n = int64_t(row_index / uint(rows));
+    row = int(row_index - uint(n) * uint(rows));
+  } else {
+    int64_t row_index = int64_t(i / uint64_t(chunks));
+    first = int(int64_t(i) - row_index * chunks) * VEC;
+    n = row_index / rows;
+    row = int(row_index - n * rows);
+  }
+  int c = row / taps;
+  ivec3 origin = tap_offset(row - c * taps, kernel) * dilation - padding;
   uint64_t image = uint64_t(p.v[0]) + uint64_t(n * p.v[23] + c * p.v[24]) * WIDTH;
   ivec3 o = ivec3(first / (out_size.y * out_size.z), (first / out_size.z) % out_size.y, first % out_size.z);
 
+  // Along a row of positions the input steps by stride.z: the address is
+  // computed (three 64-bit products) only at the chunk's start and where
+  // the positions wrap to the next row.
+  ivec3 at = o * stride + origin;
+  bool row_inside = at.x >= 0 && at.y >= 0 && at.x < in_size.x && at.y < in_size.y;
+  uint64_t address = image + uint64_t(at.x * p.v[25] + at.y * p.v[26] + at.z * p.v[27]) * WIDTH;
+  uint64_t step = uint64_t(stride.z * p.v[27]) * WIDTH;
   uint64_t bits[VEC];
   [[unroll]] for (int e = 0; e < VEC; ++e) {
-    ivec3 at = o * stride + origin;
-    bool inside = first + e < positions && all(greaterThanEqual(at, ivec3(0))) && all(lessThan(at, in_size));
-    bits[e] = inside ? load_bits(image + uint64_t(at.x * p.v[25] + at.y * p.v[26] + at.z * p.v[27]) * WIDTH) : 0ul;
+    bool inside = first + e < positions && row_inside && at.z >= 0 && at.z < in_size.z;
+    bits[e] = inside ? load_bits(address) : 0ul;
     // The next position: x, then y, then z.
+    at.z += stride.z;
+    address += step;
     if (++o.z == out_size.z) {
       o.z = 0;
       if (++o.y == out_size.y) {
         o.y = 0;
         ++o.x;
       }
+      at = o * stride + origin;
+      row_inside = at.x >= 0 && at.y >= 0 && at.x < in_size.x && at.y < in_size.y;
+      address = image + uint64_t(at.x * p.v[25] + at.y * p.v[26] + at.z * p.v[27]) * WIDTH;
     }
   }
 
@@ -61,9 +84,9 @@ void main() {
       words[e * WIDTH / 4] |= uint(bits[e]) << (8 * ((e * WIDTH) % 4));
 #endif
     }
-    uint64_t at = columns + uint64_t(first) * WIDTH;
+    uint64_t chunk = columns + uint64_t(first) * WIDTH;
     [[unroll]] for (int k = 0; k < WORDS / 4; ++k)
-      RefU4(at + 16 * k).v = uvec4(words[4 * k], words[4 * k + 1], words[4 * k + 2], words[4 * k + 3]);
+      RefU4(chunk + 16 * k).v = uvec4(words[4 * k], words[4 * k + 1], words[4 * k + 2], words[4 * k + 3]);
     return;
   }
   [[unroll]] for (int e = 0; e < VEC; ++e)
