@@ -201,10 +201,10 @@ void main() {
   int64_t tiles_m = (M + BM - 1) / BM, tiles_n = (N + BN - 1) / BN;
   uint64_t group = uint64_t(gl_WorkGroupID.y) * gl_NumWorkGroups.x + gl_WorkGroupID.x;
   int64_t splits = p.v[24], chunk = p.v[25];
-  int64_t split = int64_t(group) % splits;
-  group /= uint64_t(splits);
+  int64_t rest = quotient(int64_t(group), splits), split = int64_t(group) - rest * splits;
+  group = uint64_t(rest);
   int64_t k_begin = split * chunk, k_end = min(K, k_begin + chunk);
-  int64_t batch = int64_t(group) / (tiles_m * tiles_n);
+  int64_t batch = quotient(int64_t(group), tiles_m * tiles_n);
   if (batch >= p.v[7]) return;  // (before the stamps: a grid's padding has no row of them)
   STAMP(0, true)
   STAMP(1, false)
