@@ -72,7 +72,8 @@ layout(push_constant) uniform Args {
 
 // int64 words (strides in elements): a, b, c, bias addresses; M, N, K, batches;
 // batch/row/col strides of a, b, c, bias; alpha and beta as float bits;
-// activation; flags (1: A vector loads, 2: B vector loads, 4: vector stores);
+// activation; flags (1: A vector loads, 2: B vector loads, 4: vector stores,
+// 32: vector stores to the workspace);
 // splits, chunk, workspace address.
 layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer Params { int64_t v[]; };
 
@@ -369,18 +370,32 @@ void main() {
       coopMatStore(acc[i][j], smem, epi, T / 4, gl_CooperativeMatrixLayoutRowMajor);
       subgroupMemoryBarrierShared();
       subgroupBarrier();
-      // A constant trip count (subgroups are 32 wide on this tier), so every
-      // loop touching acc unrolls and acc stays in registers: with one
-      // dynamic index the driver kept all of acc in local memory.
-      [[unroll]] for (int r = 0; r < T * T / 32; ++r) {
-        uint e = lane + 32 * r;
-        int64_t m = m0 + wm + i * T + int64_t(e / T), n = n0 + wn + j * T + int64_t(e % T);
-        if (m < M && n < N) {
-          float value = uintBitsToFloat(smem[epi + e / 4][e % 4]);
-          if (workspace != 0) {
-            RefF32(workspace + uint64_t(((split * p.v[7] + batch) * M + m) * N + n) * 4u).v = value;
-          } else {
-            store_sum(p, value, batch, m, n);
+      if (workspace != 0 && (flags & 32) != 0) {
+        // Workspace rows in 16-byte vectors (flag 32: N a multiple of 4, the
+        // workspace aligned), two a lane. Value by value, the float32
+        // columns of ResNet-50's 3x3 32x64x56x56 input gradient (231 MB)
+        // took 498 us on an H100 (docs/measurements.md, 2026-12-07).
+        [[unroll]] for (int r = 0; r < T * T / 4 / 32; ++r) {
+          uint e = lane + 32 * r;
+          int64_t m = m0 + wm + i * T + int64_t(e / 4), n = n0 + wn + j * T + int64_t(e % 4) * 4;
+          if (m < M && n < N)
+            Vec8(workspace + uint64_t(((split * p.v[7] + batch) * M + m) * N + n) * 4u).v = smem[epi + e];
+        }
+      } else {
+        // A constant trip count (subgroups are 32 wide on this tier), so
+        // every loop touching acc unrolls and acc stays in registers: with
+        // one dynamic index the driver kept all of acc in local memory (so
+        // no `continue` in these loops either).
+        [[unroll]] for (int r = 0; r < T * T / 32; ++r) {
+          uint e = lane + 32 * r;
+          int64_t m = m0 + wm + i * T + int64_t(e / T), n = n0 + wn + j * T + int64_t(e % T);
+          if (m < M && n < N) {
+            float value = uintBitsToFloat(smem[epi + e / 4][e % 4]);
+            if (workspace != 0) {
+              RefF32(workspace + uint64_t(((split * p.v[7] + batch) * M + m) * N + n) * 4u).v = value;
+            } else {
+              store_sum(p, value, batch, m, n);
+            }
           }
         }
       }

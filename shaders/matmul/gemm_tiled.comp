@@ -52,8 +52,8 @@ layout(push_constant) uniform Args {
 // int64 words (strides in elements): a, b, c, bias addresses; M, N, K, batches;
 // batch/row/col strides of a, b, c, bias; alpha and beta as ACC_T bits; activation;
 // flags (1: A vector loads, 2: B vector loads, 4: vector stores of a float32
-// out, 8: A staged along K, 16: B staged along K; gemm.cpp's k_major);
-// splits, chunk, workspace address.
+// out, 8: A staged along K, 16: B staged along K (gemm.cpp's k_major), 32:
+// vector stores of a float32 workspace); splits, chunk, workspace address.
 layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer Params { int64_t v[]; };
 
 // The accumulators: out's compute type.
@@ -91,12 +91,15 @@ const int CB = TN / V;                   // column bands
 #else
 #define ACC_V ACC_V2
 #endif
-// V consecutive values of a row of C or the bias (float32 out only: the
-// epilogue's vector stores).
-#if defined(OUT_DT_F32) && BM / 16 == 8
+// V consecutive float32 values of a row of C, the bias or the workspace
+// (the epilogue's vector stores).
+#if defined(OUT_DT_F16) || defined(OUT_DT_BF16) || defined(OUT_DT_F32)
+#define FLOAT_SUMS
+#if BM / 16 == 8
 layout(buffer_reference, std430, buffer_reference_align = 16) buffer RowV { vec4 v; };
-#elif defined(OUT_DT_F32)
+#else
 layout(buffer_reference, std430, buffer_reference_align = 8) buffer RowV { vec2 v; };
+#endif
 #endif
 // 8-byte accumulators take half the K step, so both stages fit 32 KiB.
 #if defined(OUT_DT_F64) || defined(OUT_DT_I64)
@@ -284,24 +287,35 @@ void main() {
   STAMP(3, false)
 
   ACC_T alpha = ACC_BITS(p.v[20]), beta = ACC_BITS(p.v[21]);
-#if defined(OUT_DT_F32)
-  // Vector stores (flag 4: one split, no activation, rows of C contiguous
-  // and aligned, N a multiple of 8, the bias absent or a row vector): an
-  // invocation's V consecutive columns of a row are one store. Element by
-  // element, the epilogue of t128wv at 4096^3 took a median 59 of a
-  // workgroup's 1,021 us (H100, 2026-12-07, coop_phases.py --tile qt128):
-  // all 264 resident workgroups store at once, each 4-byte store a quarter
-  // of the 16 bytes a lane could write.
-  if ((flags & 4) != 0) {
+#ifdef FLOAT_SUMS
+  // Vector stores: an invocation's V consecutive columns of a row are one
+  // store, of a float32 out (flag 4: one split, no activation, rows of C
+  // contiguous and aligned, N a multiple of 8, the bias absent or a row
+  // vector) or of the float32 workspace's raw sums (flag 32: N a multiple of
+  // 4, the workspace aligned). Element by element, the epilogue of t128wv at
+  // 4096^3 took a median 59 of a workgroup's 1,021 us (H100, 2026-12-07,
+  // coop_phases.py --tile qt128): all 264 resident workgroups store at once,
+  // each 4-byte store a quarter of the 16 bytes a lane could write.
+  uint64_t sums = uint64_t(p.v[26]);
+#ifdef OUT_DT_F32
+  bool out_vectors = (flags & 4) != 0;
+#else
+  bool out_vectors = false;
+#endif
+  if (out_vectors || (sums != 0 && (flags & 32) != 0)) {
     [[unroll]] for (int i = 0; i < 2; ++i) {
       [[unroll]] for (int r = 0; r < V; ++r) {
         int64_t m = m0 + i * (BM / 2) + ty * V + r;
-        uint64_t row = c + uint64_t(batch * p.v[14] + m * p.v[15]) * 4u;
+        uint64_t row = sums != 0 ? sums + uint64_t(((split * p.v[7] + batch) * M + m) * N) * 4u
+                                 : c + uint64_t(batch * p.v[14] + m * p.v[15]) * 4u;
         [[unroll]] for (int j = 0; j < CB; ++j) {
           int64_t n = n0 + j * (BN / CB) + tx * V;
           if (m < M && n < N) {
-            ACC_V value = alpha * acc[i][r][j];
-            if (bias != 0 && beta != ACC_T(0)) value += beta * RowV(bias + uint64_t(batch * p.v[17] + n) * 4u).v;
+            ACC_V value = acc[i][r][j];
+            if (sums == 0) {
+              value *= alpha;
+              if (bias != 0 && beta != ACC_T(0)) value += beta * RowV(bias + uint64_t(batch * p.v[17] + n) * 4u).v;
+            }
             RowV(row + uint64_t(n) * 4u).v = value;
           }
         }

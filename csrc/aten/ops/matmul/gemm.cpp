@@ -574,16 +574,19 @@ void launch_gemm(const at::Tensor& a, const at::Tensor& b, const at::Tensor& out
                               bias_strides[0] % 8 == 0 && aligned(bias));
   bool vector_store =
       !through_workspace && epilogue == Epilogue::none && out_rows && N % 8 == 0 && bias_row;
-  // The kernels' flags: vector loads of A and B, vector stores (gemm_coop.comp;
-  // gemm_tiled.comp for a float32 out), and the orientation each operand is staged in (gemm_tiled.comp;
-  // gemm_coop.comp's variant fixes it).
-  meta.push_back((a_vectors ? 1 : 0) | (b_vectors ? 2 : 0) | (vector_store ? 4 : 0) |
-                 (k_major(sa[1], sa[2]) ? 8 : 0) | (k_major(sb[2], sb[1]) ? 16 : 0));
   at::Tensor workspace;
   if (sums_are_out)
     workspace = out;
   else if (through_workspace)
     workspace = at::empty({splits * batches * M * N}, out.options().dtype(at::kFloat));
+  bool workspace_vectors = through_workspace && N % 4 == 0 && aligned(workspace);
+  // The kernels' flags: vector loads of A and B, vector stores (gemm_coop.comp;
+  // gemm_tiled.comp for a float32 out), the orientation each operand is
+  // staged in (gemm_tiled.comp; gemm_coop.comp's variant fixes it) and
+  // workspace rows written in 16-byte vectors.
+  meta.push_back((a_vectors ? 1 : 0) | (b_vectors ? 2 : 0) | (vector_store ? 4 : 0) |
+                 (k_major(sa[1], sa[2]) ? 8 : 0) | (k_major(sb[2], sb[1]) ? 16 : 0) |
+                 (workspace_vectors ? 32 : 0));
   meta.push_back(splits);
   meta.push_back(chunk);
   meta.push_back(through_workspace ? int64_t(address_of(workspace)) : 0);
