@@ -13,7 +13,9 @@
 // position by dividing (seven divisions a tap) and took 535 us for
 // ResNet-50's 3x3 32x64x56x56 float16 input gradient on an H100 (about 0.46
 // TB/s; docs/measurements.md, 2026-12-07). The taps are now walked by
-// kernel coordinate, and a stride of 1 (most convolutions) divides nothing.
+// kernel coordinate, a stride of 1 (most convolutions) divides nothing, and
+// the element's index is split in 32 bits where it fits (common/base.glsl's
+// quotient).
 #include "conv/params.glsl"
 
 // The positions reading this element, kernel coordinate by coordinate; l =
@@ -42,21 +44,10 @@ void main() {
   ivec3 in_size = words3(5), kernel = words3(8), out_size = words3(11);
   ivec3 stride = words3(14), padding = words3(17), dilation = words3(20);
   int volume = in_size.x * in_size.y * in_size.z;
-  uint64_t i = global_index(), total = uint64_t(p.v[2] * p.v[3]) * uint64_t(volume);
-  if (i >= total) return;
-  int64_t n;
-  int c, at;
-  if (total <= 0xffffffffu) {  // 32-bit division (every launch measured so far)
-    uint plane = uint(i) / uint(volume), channels = uint(p.v[3]);
-    at = int(uint(i) - plane * uint(volume));
-    n = int64_t(plane / channels);
-    c = int(plane - uint(n) * channels);
-  } else {
-    int64_t plane = int64_t(i / uint64_t(volume));
-    at = int(int64_t(i) - plane * volume);
-    n = plane / p.v[3];
-    c = int(plane - n * p.v[3]);
-  }
+  int64_t i = int64_t(global_index());
+  if (i >= p.v[2] * p.v[3] * volume) return;
+  int64_t plane = quotient(i, volume), n = quotient(plane, p.v[3]);
+  int at = int(i - plane * volume), c = int(plane - n * p.v[3]);
   ivec3 pos = ivec3(at / (in_size.y * in_size.z), (at / in_size.z) % in_size.y, at % in_size.z);
 
   int taps = int(p.v[4]);

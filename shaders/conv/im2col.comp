@@ -4,8 +4,8 @@
 // writes VEC consecutive positions of one row, as 16-byte stores where the
 // host allows (flag 1: rows a multiple of VEC long, VEC-aligned); the
 // positions' coordinates and input addresses are found once and stepped,
-// and the invocation's row is found by 32-bit division where the launch
-// allows (integer division is a software routine on NVIDIA). With 64-bit
+// and the invocation's row is found by 32-bit division where the values
+// allow (common/base.glsl's quotient). With 64-bit
 // divisions and each position's address computed anew, ResNet-50's 3x3
 // 32x64x56x56 float16 columns took 253 us on an H100, about 0.5 TB/s
 // (docs/measurements.md, 2026-12-07); the strided copy of the padded
@@ -26,22 +26,10 @@ void main() {
   ivec3 stride = words3(14), padding = words3(17), dilation = words3(20);
   int positions = out_size.x * out_size.y * out_size.z;
   int64_t chunks = (positions + VEC - 1) / VEC, rows = p.v[3] * taps;
-  uint64_t i = global_index(), total = uint64_t(p.v[2] * rows * chunks);
-  if (i >= total) return;
-  int64_t n;
-  int row, first;
-  if (total <= 0xffffffffu) {  // 32-bit division (every launch measured so far)
-    uint row_index = uint(i) / uint(chunks);
-    first = int(uint(i) - row_index * uint(chunks)) * VEC;
-    n = int64_t(row_index / uint(rows));
-    row = int(row_index - uint(n) * uint(rows));
-  } else {
-    int64_t row_index = int64_t(i / uint64_t(chunks));
-    first = int(int64_t(i) - row_index * chunks) * VEC;
-    n = row_index / rows;
-    row = int(row_index - n * rows);
-  }
-  int c = row / taps;
+  int64_t i = int64_t(global_index());
+  if (i >= p.v[2] * rows * chunks) return;
+  int64_t row_index = quotient(i, chunks), n = quotient(row_index, rows);
+  int first = int(i - row_index * chunks) * VEC, row = int(row_index - n * rows), c = row / taps;
   ivec3 origin = tap_offset(row - c * taps, kernel) * dilation - padding;
   uint64_t image = uint64_t(p.v[0]) + uint64_t(n * p.v[23] + c * p.v[24]) * WIDTH;
   ivec3 o = ivec3(first / (out_size.y * out_size.z), (first / out_size.z) % out_size.y, first % out_size.z);

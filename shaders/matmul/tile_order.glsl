@@ -1,13 +1,3 @@
-// a / b for a >= 0 and b > 0, in 32 bits where both fit (every launch so
-// far): integer division is a software routine on NVIDIA, several times
-// longer in 64 bits, and the tile kernels divide like this before their
-// first loads (g^T @ x's workgroups spend 3.6 of their 8.8 us until those
-// arrive: gemm_coop.comp's header).
-int64_t quotient(int64_t a, int64_t b) {
-  if ((a | b) < 0x80000000l) return int64_t(uint(a) / uint(b));
-  return a / b;
-}
-
 // The output tile a workgroup of a matrix product computes: consecutive
 // workgroups walk down a band of 8 tile rows, so the tiles of A and B they
 // share stay in L2 (row by row, each tile row of a 4096^3 float32 product

@@ -174,8 +174,8 @@ def _require_pipeline(name):
 def test_forced_tiles(tile):
     # Every check above with one configuration forced in a child process
     # (the choice is read once per process): the s tiles on vector-loadable
-    # operands too (the tier picks v there), v256 and u128 (64 x 128, never
-    # picked by itself yet) on small products, and
+    # operands too (the tier picks v there), v256 and u128 (64 x 128, picked
+    # by itself only for at most 64 rows) on small products, and
     # gemm_coop2.comp (VK_NV_cooperative_matrix2), never picked by itself
     # (slower than gemm_coop.comp on the H200, gemm.cpp). Products a
     # configuration does not take stay on the tier's own choice.

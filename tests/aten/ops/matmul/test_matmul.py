@@ -155,7 +155,7 @@ def test_split_k_workspace_stores(dtype, n, no_fallback):
 # process (the choice is read once per process).
 @pytest.mark.parametrize("tile", ["t128", "t128w", "t128x64", "t128wv"])
 def test_portable_128_tiles(tile):
-    pytest_with_tile(__file__, tile, "test_large_tiles or test_vector_staging or test_vector_store_epilogue or test_split_k_workspace or test_odd_shapes or test_split_k or takes_the_configured")
+    pytest_with_tile(__file__, tile, "test_large_tiles or test_vector_staging or test_vector_store_epilogue or test_odd_shapes or test_split_k or takes_the_configured")
 
 
 @pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16])
