@@ -374,7 +374,8 @@ void main() {
         // Workspace rows in 16-byte vectors (flag 32: N a multiple of 4, the
         // workspace aligned), two a lane. Value by value, the float32
         // columns of ResNet-50's 3x3 32x64x56x56 input gradient (231 MB)
-        // took 498 us on an H100 (docs/measurements.md, 2026-12-07).
+        // took 498 us on an H100, in vectors 149 (docs/measurements.md,
+        // 2026-12-07).
         [[unroll]] for (int r = 0; r < T * T / 4 / 32; ++r) {
           uint e = lane + 32 * r;
           int64_t m = m0 + wm + i * T + int64_t(e / 4), n = n0 + wn + j * T + int64_t(e % 4) * 4;

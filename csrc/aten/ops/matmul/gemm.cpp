@@ -72,7 +72,16 @@ namespace {
 // 4.4 us late, so that an SM's two workgroups would not load, multiply and
 // store in lockstep: H100, 2026-12-07, g^T @ x 106 / 107 against 107 at h =
 // 393216, 92.7 / 87.9 against 92.8 at 65536; the lockstep, if any, is not
-// what costs the K = 128 products their time.)
+// what costs the K = 128 products their time.) (a128 lost too: v128 with
+// each workgroup keeping its 128 rows of A for all of K (at most 128) in
+// shared memory, 46 KB, and walking their output tiles along N with the
+// next tile's first B loads in flight during each epilogue, one workgroup
+// a band of rows: H100, 2026-12-07, g^T @ x 83.6 / 94.3 against v128's 95.1
+// / 108 at h = 65536 / 393216 (cuBLAS 249 / 283), 255 registers, no
+// spills; the MNIST sweep's forward + backward went from 1.68-1.71x cuda's
+// to 1.93-1.99x from 208M parameters up. With p128 and k128 that makes
+// three designs whose workgroups walk several tiles in turn, each slower
+// than one tile a workgroup.)
 // (t128wk, t128wv with steps of 16 along K and 33 KiB of shared memory,
 // lost and was removed: H100, 2026-12-07, float32 4096^3 19.2 against
 // 34.3 TFLOP/s, cuBLAS 51.4.)
