@@ -95,7 +95,9 @@ namespace {
 // 108 (gemm_tiles.py). It also won the convolution's weight gradient (M =
 // 64, split K: 104 against v128_nt's 141 us), which the rule takes, and its
 // input gradient (M = 576, K = 64, a float32 out: 391 against v128_tn's
-// 498), which the rule leaves on v128 (the bmm above has K = 64 too).
+// 498), which the rule leaves on v128 (the bmm above has K = 64 too); with
+// the float32 workspace written in 16-byte vectors, v128_tn takes 149 us
+// there and u128_tn 162 (2026-12-07, twenty-ninth session).
 // q128 (gemm_coop_phases, float16 only) and qt128
 // (gemm_tiled_phases) are v128 and t128wv writing clock stamps, for
 // benchmark/coop_phases.py: forced only. n16 (gemm_coop_thin) is a tile-less kernel (thin_kernel).
