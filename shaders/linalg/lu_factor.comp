@@ -7,7 +7,7 @@
 //     pivot's swap and the column below the diagonal is divided by it, else
 //     info = j + 1 (the first zero pivot) and the column stays;
 //   - the trailing block loses the outer product of that column and row j.
-// Three barriers a column; the invocations share each step's elements.
+// Four barriers a column; the invocations share each step's elements.
 #include "common/sync.glsl"
 #ifdef X_DT_F64
 #define WG_T double
@@ -74,6 +74,11 @@ void main() {
     int64_t p = args.pivot != 0u ? pivot_row(j) : j;
     X_T d = X_load(at(p, j));
     if (t == 0) RefI32(args.pivots + (b * uint64_t(args.pivots_stride) + uint64_t(j)) * 4u).v = int(p + 1);
+    // Every invocation holds the pivot before any swaps it away: without
+    // this barrier an invocation late to read a_pj read a_jj instead, and
+    // divided its rows by it (lavapipe runs a workgroup's subgroups one after
+    // another between barriers: wrong factors from 10 rows up).
+    sync_workgroup();
     if (d != X_T(0)) {
       if (p != j) {
         for (int64_t c = t; c < n; c += W) {
