@@ -50,26 +50,6 @@ MASKED = ["masked.sum", "masked.mean", "masked.amax", "masked.norm", "masked.var
           "masked.softmax", "masked.logsumexp"]
 
 
-@parametrize(SHAPES)
-def test_shape_ops(op, dtype, variant, no_fallback):
-    check_op(op, dtype, variant)
-
-
-@parametrize(ARITHMETIC)
-def test_arithmetic_ops(op, dtype, variant, no_fallback):
-    check_op(op, dtype, variant)
-
-
-@parametrize(NN)
-def test_nn_ops(op, dtype, variant, no_fallback):
-    check_op(op, dtype, variant)
-
-
-@parametrize(LINALG)
-def test_linalg_ops(op, dtype, variant, no_fallback):
-    check_op(op, dtype, variant)
-
-
-@parametrize(MASKED)
-def test_masked_ops(op, dtype, variant, no_fallback):
+@parametrize(SHAPES + ARITHMETIC + NN + LINALG + MASKED)
+def test_composite_op(op, dtype, variant, no_fallback):
     check_op(op, dtype, variant)
