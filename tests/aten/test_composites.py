@@ -18,6 +18,8 @@ Left out, each for a reason of its own:
   and this device computes.
 """
 
+import torch
+
 from tests.opinfo import check_op, parametrize
 
 SHAPES = ["atleast_1d", "atleast_2d", "atleast_3d", "broadcast_to", "chunk", "column_stack", "dstack",
@@ -50,6 +52,13 @@ MASKED = ["masked.sum", "masked.mean", "masked.amax", "masked.norm", "masked.var
           "masked.softmax", "masked.logsumexp"]
 
 
+# poisson_nll_loss(full=True) rounds t * log(t) (up to about 20) to float16
+# before the loss (a few units) comes out. The H100's log differs from the
+# CPU's by an ulp or two of float32, which flips that rounding about once in
+# a thousand random samples: one float16 ulp of 16-32, 0.016, in the result.
+TOLERANCES = {"nn.functional.poisson_nll_loss": {torch.float16: (1e-3, 1.6e-2)}}
+
+
 @parametrize(SHAPES + ARITHMETIC + NN + LINALG + MASKED)
 def test_composite_op(op, dtype, variant, no_fallback):
-    check_op(op, dtype, variant)
+    check_op(op, dtype, variant, tolerances=TOLERANCES.get(op.name))

@@ -408,13 +408,12 @@ int64_t reduce_lanes(rt::Device& dev, int64_t sums, int64_t splits) {
 
 // A tile-less kernel's launch (thin_kernel): gemm_dot.comp in blocks of
 // kDotRows rows, about 512 workgroups, gemm_rows.comp in blocks of its
-// workgroup's columns, about 1024, each times splits of K of at least 1024
-// or 256 values, their float32 sums added by gemm_splitk_reduce.comp where
-// K is split; gemm_small_k.comp in blocks of its workgroup's columns and
-// kShortKRows rows, K never split. `meta` holds the parameter block up to
-// the activation; `out_vectors`: out may be written in 16-byte vectors
-// (gemm_rows.comp's r16 and gemm_small_k.comp, with one split and nothing
-// to apply but alpha).
+// workgroup's columns, about 512 (r12/r16) or 1024 (r12k/r16k), each times
+// splits of K of at least 1024, 32 or 256 values, their float32 sums added
+// by gemm_splitk_reduce.comp where K is split; gemm_small_k.comp in blocks of its workgroup's
+// columns and kShortKRows rows, K never split. `meta` holds the parameter block up to the
+// activation; `out_vectors`: out may be written in 16-byte vectors (gemm_rows.comp's r16 and
+// gemm_small_k.comp, with one split and nothing to apply but alpha).
 void launch_thin(rt::Device& dev, const Tile& thin, std::vector<int64_t>& meta, const at::Tensor& a,
                  const at::Tensor& b, const at::Tensor& out, const at::Tensor& bias,
                  int64_t batches, int64_t M, int64_t N, int64_t K, bool out_vectors) {
@@ -443,7 +442,14 @@ void launch_thin(rt::Device& dev, const Tile& thin, std::vector<int64_t>& meta, 
                     : coop ? (M + kCoopThinRows - 1) / kCoopThinRows
                            : (N + columns - 1) / columns) *
                    (short_k ? (M + kShortKRows - 1) / kShortKRows : 1);
-  int64_t target = dot || coop ? 512 : 1024, min_split = dot ? 1024 : coop ? 512 : 256;
+  // gemm_rows.comp's r12/r16 (B along N) split short K too, down to 32
+  // values (four rounds of its loads): without, the MNIST benchmark's g2^T @
+  // a (K = 128) at h = 65536 ran 128 workgroups of 64 invocations, two warps
+  // an SM, at 0.31 of cuBLAS (H100, 2026-12-07, ops.py).
+  int64_t target = dot || coop || rows ? 512 : 1024, min_split = dot    ? 1024
+                                                                 : coop ? 512
+                                                                 : rows ? 32
+                                                                        : 256;
   int64_t splits =
       std::clamp<int64_t>((target + blocks - 1) / blocks, 1, std::max<int64_t>(1, K / min_split));
   // Splits of whole steps: gemm_coop_thin.comp's 64 values of K, the others' vectors.
