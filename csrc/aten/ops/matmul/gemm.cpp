@@ -446,10 +446,8 @@ void launch_thin(rt::Device& dev, const Tile& thin, std::vector<int64_t>& meta, 
   // values (four rounds of its loads): without, the MNIST benchmark's g2^T @
   // a (K = 128) at h = 65536 ran 128 workgroups of 64 invocations, two warps
   // an SM, at 0.31 of cuBLAS (H100, 2026-12-07, ops.py).
-  int64_t target = dot || coop || rows ? 512 : 1024, min_split = dot    ? 1024
-                                                                 : coop ? 512
-                                                                 : rows ? 32
-                                                                        : 256;
+  int64_t target = dot || coop || rows ? 512 : 1024;
+  int64_t min_split = dot ? 1024 : coop ? 512 : rows ? 32 : 256;
   int64_t splits =
       std::clamp<int64_t>((target + blocks - 1) / blocks, 1, std::max<int64_t>(1, K / min_split));
   // Splits of whole steps: gemm_coop_thin.comp's 64 values of K, the others' vectors.
