@@ -5,7 +5,8 @@ Each configuration runs in its own process with TORCHVULKAN_GEMM_TILE set
 products of its tier: t64/t128/t128w/t128wv/t128x64 to the portable tier,
 s128/s256, v128/v256 and VK_NV_cooperative_matrix2's c128/c256 to float16
 and bfloat16 on tensor cores, n16, dot, rows, rows_k, small_k (and rows16,
-the 16-row forms of rows and rows_k for every product they take) to the
+the 16-row forms of rows and rows_k for every product they take, and
+small_k8, small_k in blocks of 8 rows) to the
 tile-less kernels' products
 (gemm.cpp's thin_kernel; forcing a tile keeps them out, forcing one of
 these leaves the others' products to the tiles); "default" sets nothing, so
@@ -51,6 +52,8 @@ CASES = [
     # session).
     ("mnist h=131072 g2^T@a", (10, 128, 131072), True, False, 1),
     ("mnist h=393216 g2^T@a", (10, 128, 393216), True, False, 1),
+    ("mnist h=65536 g2^T@a", (10, 128, 65536), True, False, 1),
+    ("mnist h=65536 g2@W2", (128, 10, 65536), False, False, 1),
     ("mnist h=393216 g2@W2", (128, 10, 393216), False, False, 1),
     ("mnist h=393216 a@W2^T", (128, 393216, 10), False, True, 1),
     # A linear layer on a few inputs (decoding): out^T = W x^T, gemm_dot's

@@ -100,7 +100,8 @@ namespace {
 // there and u128_tn 162 (2026-12-07, twenty-ninth session).
 // q128 (gemm_coop_phases, float16 only) and qt128
 // (gemm_tiled_phases) are v128 and t128wv writing clock stamps, for
-// benchmark/coop_phases.py: forced only. n16 (gemm_coop_thin) is a tile-less kernel (thin_kernel).
+// benchmark/coop_phases.py: forced only. n16 (gemm_coop_thin) is a tile-less kernel (thin_kernel);
+// small_k8 forces gemm_small_k.comp's k12r8 (blocks of 8 rows) where k12 would run.
 struct Tile {
   const char* name;
   bool coop, vectors;  // tensor-core tier; both operands vector-loadable only
@@ -126,13 +127,14 @@ constexpr Tile kTiles[] = {{"t64", false, false, 64, 64, 16, "gemm_tiled"},
                            {"q128", true, true, 128, 128, 32, "gemm_coop_phases"},
                            {"qt128", false, true, 128, 128, 8, "gemm_tiled_phases"},
                            {"n16", true, true, 0, 0, 0, "gemm_coop_thin"},
-                           {"u128", true, true, 64, 128, 32, "gemm_coop"}};
+                           {"u128", true, true, 64, 128, 32, "gemm_coop"},
+                           {"small_k8", false, false, 0, 0, 0, "gemm_small_k"}};
 constexpr const Tile &kT64 = kTiles[0], &kT128 = kTiles[1], &kS128 = kTiles[2], &kS256 = kTiles[3],
                      &kV128 = kTiles[6], &kV256 = kTiles[7], &kT128W = kTiles[9],
                      &kDot = kTiles[10], &kRows = kTiles[11], &kRowsK = kTiles[12],
                      &kSmallK = kTiles[13], &kT128WV = kTiles[14], &kRows16 = kTiles[15],
                      &kPhases = kTiles[16], &kTiledPhases = kTiles[17], &kCoopThin = kTiles[18],
-                     &kU128 = kTiles[19];
+                     &kU128 = kTiles[19], &kSmallK8 = kTiles[20];
 // The larger tiles of a tier are used once the output has this many of
 // them and K is at least the tier's minimum below (H200, float16 8192^3: s256
 // 205 against s128's 191 TFLOP/s, 4096^3 with 512 tiles: 187 against 169;
@@ -295,7 +297,8 @@ constexpr int64_t kCoopThinRows = 128, kCoopThinStep = 64, kCoopThinMinK = 4096;
 bool thin_allowed(const Tile& kernel) {
   const Tile* forced = forced_tile();
   if (!forced) return &kernel != &kDot;
-  return forced == &kernel || (forced == &kRows16 && (&kernel == &kRows || &kernel == &kRowsK));
+  return forced == &kernel || (forced == &kRows16 && (&kernel == &kRows || &kernel == &kRowsK)) ||
+         (forced == &kSmallK8 && &kernel == &kSmallK);
 }
 
 // (batch, row, col) strides of a 2-D or 3-D tensor; a 2-D one repeats per batch.
@@ -428,20 +431,25 @@ void launch_thin(rt::Device& dev, const Tile& thin, std::vector<int64_t>& meta, 
   count_tier(thin.name);
   std::string dtype = dtype_name(out.scalar_type());
   bool twelve = M <= 12 && out.element_size() == 2 && forced_tile() != &kRows16;
+  // TORCHVULKAN_GEMM_TILE=small_k8: k12r8, k12 in blocks of 8 rows.
+  bool eight_rows = short_k && K <= 12 && forced_tile() == &kSmallK8;
   const char* variant = dot       ? (dot_vectors ? ".vec." : ".any.")
                         : coop    ? ".n16."
-                        : short_k ? (K <= 12 ? ".k12." : ".k16.")
+                        : short_k ? (eight_rows ? ".k12r8."
+                                     : K <= 12  ? ".k12."
+                                                : ".k16.")
                         : rows    ? (twelve ? ".r12." : ".r16.")
                                   : (twelve ? ".r12k." : ".r16k.");
   const rt::Kernel& kernel = dev.pipelines().get(std::string(thin.kernel) + variant + dtype);
   // Columns per workgroup: gemm_rows.comp's r16 and gemm_small_k.comp take
   // 16 bytes of them an invocation, r16k one.
+  int64_t short_rows = eight_rows ? 8 : kShortKRows;
   int64_t columns = static_cast<int64_t>(kernel.workgroup_size) * (rows || short_k ? vector : 1);
   int64_t blocks = batches *
                    (dot    ? (M + kDotRows - 1) / kDotRows
                     : coop ? (M + kCoopThinRows - 1) / kCoopThinRows
                            : (N + columns - 1) / columns) *
-                   (short_k ? (M + kShortKRows - 1) / kShortKRows : 1);
+                   (short_k ? (M + short_rows - 1) / short_rows : 1);
   // gemm_rows.comp's r12/r16 (B along N) split short K too, down to 32
   // values (four rounds of its loads): without, the MNIST benchmark's g2^T @
   // a (K = 128) at h = 65536 ran 128 workgroups of 64 invocations, two warps

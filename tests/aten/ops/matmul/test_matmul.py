@@ -314,8 +314,10 @@ def test_small_k_products(dtype, no_fallback):
     tol = dict(rtol=2e-2, atol=5e-2) if dtype != torch.float32 else dict(rtol=1e-4, atol=1e-4)
     suffix = {torch.float32: 'f32', torch.float16: 'f16', torch.bfloat16: 'bf16'}[dtype]
 
+    eight = os.environ.get("TORCHVULKAN_GEMM_TILE") == "small_k8"
+
     def kernel(k):
-        return f"gemm_small_k.{'k12' if k <= 12 else 'k16'}.{suffix}"
+        return f"gemm_small_k.{('k12r8' if eight else 'k12') if k <= 12 else 'k16'}.{suffix}"
 
     for batches, m, k, n, ta in [(1, 128, 10, 1024, False), (2, 33, 1, 8, False), (1, 70, 16, 520, True),
                                  (3, 20, 7, 16, False)]:
@@ -340,6 +342,12 @@ def test_small_k_products(dtype, no_fallback):
     torch.testing.assert_close(out[:, ::2].cpu(), product.to(dtype), **tol)
     assert out[:, 1::2].eq(0).all().item()
 
+
+
+# k12r8 (TORCHVULKAN_GEMM_TILE=small_k8: k12 in blocks of 8 rows) in a
+# child process.
+def test_forced_small_k_eight_rows():
+    pytest_with_tile(__file__, "small_k8", "test_small_k_products")
 
 def test_tiled_phase_stamps():
     # qt128 (gemm_tiled_phases: t128wv writing clock stamps for
