@@ -1,5 +1,5 @@
-// Reductions (sum, mean, prod, amax, amin, any, all, nansum, count_nonzero
-// and the vector norms) of any set of dimensions in one pass over memory. The
+// Reductions (sum, mean, prod, amax, amin, any, all, nansum, count_nonzero,
+// hash_tensor's xor and the vector norms) of any set of dimensions in one pass over memory. The
 // host (csrc/aten/ops/reduce/reduce.cpp) splits the input's dimensions into
 // kept ones (one output per index) and reduced ones, coalesced, and picks a
 // strategy (args.mode):
@@ -57,7 +57,8 @@ const uint kGeneral = 0, kGeneralOuter = 1, kRows = 2, kColumns = 3;
 // then kept sizes, kept input strides, kept output strides (bytes), reduced
 // sizes, reduced input strides (bytes); dimension 0 varies fastest.
 
-#if defined(OP_count_nonzero)
+#if defined(OP_count_nonzero) || defined(OP_hash_xor)
+#define INT64_OUT 1
 #define ACC_T int64_t
 #define ACC_BYTES 8
 layout(buffer_reference, std430, buffer_reference_align = 8) buffer AccRef { int64_t v; };
@@ -125,6 +126,9 @@ ACC_T combine(ACC_T a, ACC_T b) {
 #endif
   return better(b, a) ? b : a;
 }
+#elif defined(OP_hash_xor)
+ACC_T identity() { return ACC_T(0); }
+ACC_T combine(ACC_T a, ACC_T b) { return a ^ b; }
 #elif defined(OP_any)
 ACC_T identity() { return false; }
 ACC_T combine(ACC_T a, ACC_T b) { return a || b; }
@@ -152,8 +156,41 @@ ACC_T power(ACC_T a, ACC_T p) {
 }
 #endif
 
+#ifdef OP_hash_xor
+// The bits of float x widened to float64, as the CPU's conversion gives them
+// (hash_tensor hashes those): the exponent rebiased, the mantissa moved up
+// 29 bits, subnormals normalized, NaNs keeping sign and payload (quieted).
+// In integer arithmetic: no fp64 needed, and no driver's conversion to
+// trust with NaN payloads.
+int64_t float64_bits(float x) {
+  uint b = floatBitsToUint(x), e = (b >> 23) & 0xFFu, m = b & 0x7FFFFFu;
+  uint64_t sign = uint64_t(b >> 31) << 63, mantissa = uint64_t(m) << 29, exponent;
+  if (e == 0xFFu) {
+    exponent = 2047ul;
+    if (m != 0u) mantissa |= 1ul << 51;
+  } else if (e != 0u) {
+    exponent = uint64_t(e + 896u);  // - 127 + 1023
+  } else if (m == 0u) {
+    exponent = 0ul;
+  } else {  // m * 2^-149 = 1.f * 2^(top - 149)
+    int top = findMSB(m);
+    exponent = uint64_t(top + 874);  // top - 149 + 1023
+    mantissa = uint64_t(m ^ (1u << top)) << (52 - top);
+  }
+  return int64_t(sign | (exponent << 52) | mantissa);
+}
+#endif
+
 ACC_T element(X_T x) {
-#if defined(OP_nansum)
+#if defined(OP_hash_xor) && defined(X_DT_F64)
+  return doubleBitsToInt64(x);
+#elif defined(OP_hash_xor) && (defined(X_DT_F16) || defined(X_DT_BF16) || defined(X_DT_F32))
+  return float64_bits(x);
+#elif defined(OP_hash_xor) && defined(X_DT_B8)
+  return x ? ACC_T(1) : ACC_T(0);
+#elif defined(OP_hash_xor)
+  return int64_t(x);  // sign-extended as the CPU's cast to uint64
+#elif defined(OP_nansum)
   return isnan(x) ? ACC_T(0) : ACC_T(x);
 #elif defined(OP_count_nonzero)
   return x != X_T(0) ? ACC_T(1) : ACC_T(0);
@@ -240,7 +277,7 @@ void write_partial(int64_t slot, ACC_T value) {
 }
 
 void write_at(uint64_t target, ACC_T value) {
-#ifdef OP_count_nonzero
+#ifdef INT64_OUT
   RefI64(target).v = value;
 #else
   X_store(target, X_T(finish(value)));

@@ -292,7 +292,8 @@ ReduceLayout reduce_layout(const at::Tensor& input, at::OptionalIntArrayRef dims
 void reduce(const at::Tensor& self, at::OptionalIntArrayRef dims_opt, const at::Tensor& out,
             std::string_view op) {
   bool logical = op == "any" || op == "all";
-  bool counting = op == "count_nonzero";  // any input dtype, an int64 count
+  // Any input dtype into int64 (count_nonzero) or uint64 (hash_tensor) words.
+  bool counting = op == "count_nonzero" || op == "hash_xor";
   c10::ScalarType type = logical ? c10::kBool : counting ? self.scalar_type() : out.scalar_type();
   if (!counting && out.scalar_type() != type) {  // e.g. any() of uint8 gives uint8
     at::Tensor result = at::empty(out.sizes(), out.options().dtype(type));

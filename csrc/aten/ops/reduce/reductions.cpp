@@ -1,24 +1,27 @@
 // sum, mean, prod, amax, amin, any, all, aminmax (and its deprecated
 // _aminmax): ATen's meta functions shape and type the result; one reduce()
 // call computes each. nansum is ATen's own kernel up to its DispatchStub;
-// count_nonzero shapes its int64 result here.
+// count_nonzero shapes its int64 result here; hash_tensor (the xor of its
+// elements' 64-bit forms) checks its mode here, which ATen's meta leaves to
+// its kernels.
+#include <ATen/TensorMeta.h>
 #include <ATen/core/ATen_fwd.h>
 #include <ATen/core/Tensor.h>
-#include <c10/util/OptionalArrayRef.h>
-#include <ATen/TensorMeta.h>
 #include <ATen/native/DispatchStub.h>
 #include <ATen/native/ReduceOps.h>
 #include <ATen/native/ReduceOpsUtils.h>
 #include <ATen/ops/_aminmax_native.h>
-#include <ATen/ops/aminmax_native.h>
-#include <ATen/ops/nansum_native.h>
 #include <ATen/ops/all_meta.h>
 #include <ATen/ops/amax_meta.h>
 #include <ATen/ops/amin_meta.h>
+#include <ATen/ops/aminmax_native.h>
 #include <ATen/ops/any_meta.h>
+#include <ATen/ops/hash_tensor_meta.h>
 #include <ATen/ops/mean_meta.h>
+#include <ATen/ops/nansum_native.h>
 #include <ATen/ops/prod_meta.h>
 #include <ATen/ops/sum_meta.h>
+#include <c10/util/OptionalArrayRef.h>
 #include <torch/library.h>
 
 #include "aten/ops/reduce/reduce.h"
@@ -62,10 +65,13 @@ at::Tensor& mean_out(const at::Tensor& self, Dims dim, bool keepdim, DType dtype
   return reduced_out<m::structured_mean_dim>("mean", out, self, dim, dim, keepdim, dtype);
 }
 at::Tensor prod_dim(const at::Tensor& self, int64_t dim, bool keepdim, DType dtype) {
-  return reduced<m::structured_prod_dim_int>("prod", self, at::IntArrayRef{dim}, dim, keepdim, dtype);
+  return reduced<m::structured_prod_dim_int>("prod", self, at::IntArrayRef{dim}, dim, keepdim,
+                                             dtype);
 }
-at::Tensor& prod_dim_out(const at::Tensor& self, int64_t dim, bool keepdim, DType dtype, at::Tensor& out) {
-  return reduced_out<m::structured_prod_dim_int>("prod", out, self, at::IntArrayRef{dim}, dim, keepdim, dtype);
+at::Tensor& prod_dim_out(const at::Tensor& self, int64_t dim, bool keepdim, DType dtype,
+                         at::Tensor& out) {
+  return reduced_out<m::structured_prod_dim_int>("prod", out, self, at::IntArrayRef{dim}, dim,
+                                                 keepdim, dtype);
 }
 at::Tensor prod(const at::Tensor& self, DType dtype) {
   // The full product: the dtype rule of prod.dim_int, over every dim.
@@ -85,22 +91,25 @@ at::Tensor& amin_out(const at::Tensor& self, at::IntArrayRef dim, bool keepdim, 
   return reduced_out<m::structured_amin>("amin", out, self, dim, dim, keepdim);
 }
 
-#define LOGICAL_FORMS(name)                                                                           \
-  at::Tensor name##_all(const at::Tensor& self) { return reduced<m::structured_##name>(#name, self, Dims()); } \
-  at::Tensor& name##_all_out(const at::Tensor& self, at::Tensor& out) {                               \
-    return reduced_out<m::structured_##name>(#name, out, self, Dims());                               \
-  }                                                                                                   \
-  at::Tensor name##_dim(const at::Tensor& self, int64_t dim, bool keepdim) {                          \
-    return reduced<m::structured_##name##_dim>(#name, self, at::IntArrayRef{dim}, dim, keepdim);      \
-  }                                                                                                   \
-  at::Tensor& name##_dim_out(const at::Tensor& self, int64_t dim, bool keepdim, at::Tensor& out) {    \
-    return reduced_out<m::structured_##name##_dim>(#name, out, self, at::IntArrayRef{dim}, dim, keepdim); \
-  }                                                                                                   \
-  at::Tensor name##_dims(const at::Tensor& self, Dims dim, bool keepdim) {                            \
-    return reduced<m::structured_##name##_dims>(#name, self, dim, dim, keepdim);                      \
-  }                                                                                                   \
-  at::Tensor& name##_dims_out(const at::Tensor& self, Dims dim, bool keepdim, at::Tensor& out) {      \
-    return reduced_out<m::structured_##name##_dims>(#name, out, self, dim, dim, keepdim);             \
+#define LOGICAL_FORMS(name)                                                                        \
+  at::Tensor name##_all(const at::Tensor& self) {                                                  \
+    return reduced<m::structured_##name>(#name, self, Dims());                                     \
+  }                                                                                                \
+  at::Tensor& name##_all_out(const at::Tensor& self, at::Tensor& out) {                            \
+    return reduced_out<m::structured_##name>(#name, out, self, Dims());                            \
+  }                                                                                                \
+  at::Tensor name##_dim(const at::Tensor& self, int64_t dim, bool keepdim) {                       \
+    return reduced<m::structured_##name##_dim>(#name, self, at::IntArrayRef{dim}, dim, keepdim);   \
+  }                                                                                                \
+  at::Tensor& name##_dim_out(const at::Tensor& self, int64_t dim, bool keepdim, at::Tensor& out) { \
+    return reduced_out<m::structured_##name##_dim>(#name, out, self, at::IntArrayRef{dim}, dim,    \
+                                                   keepdim);                                       \
+  }                                                                                                \
+  at::Tensor name##_dims(const at::Tensor& self, Dims dim, bool keepdim) {                         \
+    return reduced<m::structured_##name##_dims>(#name, self, dim, dim, keepdim);                   \
+  }                                                                                                \
+  at::Tensor& name##_dims_out(const at::Tensor& self, Dims dim, bool keepdim, at::Tensor& out) {   \
+    return reduced_out<m::structured_##name##_dims>(#name, out, self, dim, dim, keepdim);          \
   }
 
 LOGICAL_FORMS(any)
@@ -116,6 +125,19 @@ at::Tensor count_nonzero(const at::Tensor& self, at::IntArrayRef dims) {
                              self.options().dtype(at::kLong));
   reduce(self, dims, out, "count_nonzero");
   return out;
+}
+
+void check_hash_mode(int64_t mode) {
+  TORCH_CHECK(mode == 0, "Unknown hash_tensor mode: ", mode);
+}
+at::Tensor hash_tensor(const at::Tensor& self, at::IntArrayRef dim, bool keepdim, int64_t mode) {
+  check_hash_mode(mode);
+  return reduced<m::structured_hash_tensor>("hash_xor", self, dim, dim, keepdim, mode);
+}
+at::Tensor& hash_tensor_out(const at::Tensor& self, at::IntArrayRef dim, bool keepdim, int64_t mode,
+                            at::Tensor& out) {
+  check_hash_mode(mode);
+  return reduced_out<m::structured_hash_tensor>("hash_xor", out, self, dim, dim, keepdim, mode);
 }
 
 void aminmax_kernel(const at::Tensor& self, int64_t dim, bool, at::Tensor& min, at::Tensor& max) {
@@ -184,6 +206,8 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("nansum", at::native::nansum);
   m.impl("nansum.out", at::native::nansum_out);
   m.impl("count_nonzero.dim_IntList", count_nonzero);
+  m.impl("hash_tensor", hash_tensor);
+  m.impl("hash_tensor.out", hash_tensor_out);
   m.impl("aminmax", aminmax_functional);
   m.impl("aminmax.out", aminmax_out);
   // The deprecated names: ATen's warn once and call aminmax.

@@ -8,7 +8,8 @@ import torchvulkan
 from tests.opinfo import check_op, parametrize
 
 OPS = ["var", ("var", "unbiased"), "std", ("std", "unbiased"), "var_mean", ("var_mean", "unbiased"), "std_mean",
-       ("std_mean", "unbiased"), "nansum", "nanmean", "count_nonzero", "aminmax", "logsumexp"]
+       ("std_mean", "unbiased"), "nansum", "nanmean", "count_nonzero", "aminmax", "logsumexp",
+       "hash_tensor"]
 
 
 @parametrize(OPS, variants=["functional", "out"])
@@ -79,6 +80,27 @@ def test_nan_aware_sums_and_counts(no_fallback):
     assert torch.equal(torch.count_nonzero(d.t(), 1).cpu(), torch.count_nonzero(x.t(), 1))
     b = torch.rand(5, 7, 3) > 0.5
     assert torch.equal(torch.count_nonzero(b.to("vulkan"), (0, 2)).cpu(), torch.count_nonzero(b, (0, 2)))
+
+
+# hash_tensor xors each element's 64-bit form: for the floats, the bits of its
+# float64 value, which the kernel builds in integer arithmetic. Every kind of
+# float32 and float16 bit pattern: NaNs with payloads and signs (a signaling
+# one comes out quieted, as the CPU's conversion gives it), infinities,
+# signed zeros, subnormals; then sums over partials and strided reads.
+def test_hash_tensor_bits(no_fallback):
+    f32 = torch.tensor([[0x7F800001, 0xFF800001 - 2**32, 0x7FC00001, 0x7F800000, 0x80000000 - 2**32, 1, 0x807FFFFF - 2**32,
+                         0x00400000, 0x3F800000]], dtype=torch.int32).view(torch.float32)
+    f16 = torch.tensor([[0x7C01, 0xFC01 - 2**16, 0x7E01, 0x0001, 0x8200 - 2**16, 0x3C00]],
+                       dtype=torch.int16).view(torch.float16)
+    for x in (f32, f16, f32.bfloat16(), f32.double()):
+        assert torch.equal(torch.hash_tensor(x.to("vulkan"), dim=0).cpu(), torch.hash_tensor(x, dim=0))
+    g = torch.Generator().manual_seed(0)
+    for x in (torch.randn(300000, generator=g), torch.randn(64, 300, generator=g).t(),
+              torch.randint(-2**40, 2**40, (7, 900), generator=g)):
+        for dims in ([], [0], [-1]):
+            assert torch.equal(torch.hash_tensor(x.to("vulkan"), dim=dims).cpu(), torch.hash_tensor(x, dim=dims))
+    with pytest.raises(RuntimeError, match="Unknown hash_tensor mode: 1"):
+        torch.hash_tensor(torch.ones(3, device="vulkan"), mode=1)
 
 
 @pytest.mark.parametrize("dtype", [torch.complex64, torch.complex128])
