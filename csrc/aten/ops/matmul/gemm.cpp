@@ -102,6 +102,8 @@ namespace {
 // (gemm_tiled_phases) are v128 and t128wv writing clock stamps, for
 // benchmark/coop_phases.py: forced only. n16 (gemm_coop_thin) is a tile-less kernel (thin_kernel);
 // small_k8 forces gemm_small_k.comp's k12r8 (blocks of 8 rows) where k12 would run.
+// rows_split splits K of gemm_rows.comp's r12/r16 products more finely
+// (launch_thin).
 struct Tile {
   const char* name;
   bool coop, vectors;  // tensor-core tier; both operands vector-loadable only
@@ -128,13 +130,14 @@ constexpr Tile kTiles[] = {{"t64", false, false, 64, 64, 16, "gemm_tiled"},
                            {"qt128", false, true, 128, 128, 8, "gemm_tiled_phases"},
                            {"n16", true, true, 0, 0, 0, "gemm_coop_thin"},
                            {"u128", true, true, 64, 128, 32, "gemm_coop"},
-                           {"small_k8", false, false, 0, 0, 0, "gemm_small_k"}};
+                           {"small_k8", false, false, 0, 0, 0, "gemm_small_k"},
+                           {"rows_split", false, false, 0, 0, 0, "gemm_rows"}};
 constexpr const Tile &kT64 = kTiles[0], &kT128 = kTiles[1], &kS128 = kTiles[2], &kS256 = kTiles[3],
                      &kV128 = kTiles[6], &kV256 = kTiles[7], &kT128W = kTiles[9],
                      &kDot = kTiles[10], &kRows = kTiles[11], &kRowsK = kTiles[12],
                      &kSmallK = kTiles[13], &kT128WV = kTiles[14], &kRows16 = kTiles[15],
                      &kPhases = kTiles[16], &kTiledPhases = kTiles[17], &kCoopThin = kTiles[18],
-                     &kU128 = kTiles[19], &kSmallK8 = kTiles[20];
+                     &kU128 = kTiles[19], &kSmallK8 = kTiles[20], &kRowsSplit = kTiles[21];
 // The larger tiles of a tier are used once the output has this many of
 // them and K is at least the tier's minimum below (H200, float16 8192^3: s256
 // 205 against s128's 191 TFLOP/s, 4096^3 with 512 tiles: 187 against 169;
@@ -298,7 +301,8 @@ bool thin_allowed(const Tile& kernel) {
   const Tile* forced = forced_tile();
   if (!forced) return &kernel != &kDot;
   return forced == &kernel || (forced == &kRows16 && (&kernel == &kRows || &kernel == &kRowsK)) ||
-         (forced == &kSmallK8 && &kernel == &kSmallK);
+         (forced == &kSmallK8 && &kernel == &kSmallK) ||
+         (forced == &kRowsSplit && &kernel == &kRows);
 }
 
 // (batch, row, col) strides of a 2-D or 3-D tensor; a 2-D one repeats per batch.
@@ -411,12 +415,13 @@ int64_t reduce_lanes(rt::Device& dev, int64_t sums, int64_t splits) {
 
 // A tile-less kernel's launch (thin_kernel): gemm_dot.comp in blocks of
 // kDotRows rows, about 512 workgroups, gemm_rows.comp in blocks of its
-// workgroup's columns, about 512 (r12/r16) or 1024 (r12k/r16k), each times
-// splits of K of at least 1024, 32 or 256 values, their float32 sums added
-// by gemm_splitk_reduce.comp where K is split; gemm_small_k.comp in blocks of its workgroup's
-// columns and kShortKRows rows, K never split. `meta` holds the parameter block up to the
-// activation; `out_vectors`: out may be written in 16-byte vectors (gemm_rows.comp's r16 and
-// gemm_small_k.comp, with one split and nothing to apply but alpha).
+// workgroup's columns, about 1024, each times splits of K of at least 1024
+// or 256 values, their float32 sums added by gemm_splitk_reduce.comp where
+// K is split; gemm_small_k.comp in blocks of its workgroup's columns and
+// kShortKRows rows (8 for k12r8), K never split. `meta` holds the parameter
+// block up to the activation; `out_vectors`: out may be written in 16-byte
+// vectors (gemm_rows.comp's r16 and gemm_small_k.comp, with one split and
+// nothing to apply but alpha).
 void launch_thin(rt::Device& dev, const Tile& thin, std::vector<int64_t>& meta, const at::Tensor& a,
                  const at::Tensor& b, const at::Tensor& out, const at::Tensor& bias,
                  int64_t batches, int64_t M, int64_t N, int64_t K, bool out_vectors) {
@@ -450,12 +455,15 @@ void launch_thin(rt::Device& dev, const Tile& thin, std::vector<int64_t>& meta, 
                     : coop ? (M + kCoopThinRows - 1) / kCoopThinRows
                            : (N + columns - 1) / columns) *
                    (short_k ? (M + short_rows - 1) / short_rows : 1);
-  // gemm_rows.comp's r12/r16 (B along N) split short K too, down to 32
-  // values (four rounds of its loads): without, the MNIST benchmark's g2^T @
-  // a (K = 128) at h = 65536 ran 128 workgroups of 64 invocations, two warps
-  // an SM, at 0.31 of cuBLAS (H100, 2026-12-07, ops.py).
-  int64_t target = dot || coop || rows ? 512 : 1024;
-  int64_t min_split = dot ? 1024 : coop ? 512 : rows ? 32 : 256;
+  // TORCHVULKAN_GEMM_TILE=rows_split: gemm_rows.comp's r12/r16 (B along N)
+  // split short K too, down to 32 values (four rounds of its loads), for
+  // about 512 workgroups. Not measured yet: by default the MNIST
+  // benchmark's g2^T @ a (K = 128) at h = 65536 runs 128 workgroups of 64
+  // invocations, two warps an SM, at 0.31 of cuBLAS (H100, 2026-12-07,
+  // ops.py); rows_split gives it 512.
+  bool split_rows = rows && forced_tile() == &kRowsSplit;
+  int64_t target = dot || coop || split_rows ? 512 : 1024;
+  int64_t min_split = dot ? 1024 : coop ? 512 : split_rows ? 32 : 256;
   int64_t splits =
       std::clamp<int64_t>((target + blocks - 1) / blocks, 1, std::max<int64_t>(1, K / min_split));
   // Splits of whole steps: gemm_coop_thin.comp's 64 values of K, the others' vectors.

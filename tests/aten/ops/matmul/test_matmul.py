@@ -304,6 +304,13 @@ def test_forced_sixteen_rows():
     pytest_with_tile(__file__, "rows16", "test_rows_products or test_rows_k_products")
 
 
+# gemm_rows.comp's products with K split down to 32 values
+# (TORCHVULKAN_GEMM_TILE=rows_split, for measuring against the default's
+# splits of at least 256) in a child process.
+def test_forced_rows_split():
+    pytest_with_tile(__file__, "rows_split", "test_rows_products")
+
+
 # gemm_small_k.comp (at most 16 values of K, B contiguous along N in 16-byte
 # vectors; k12 up to 12, k16 above): the MNIST benchmark's g2 @ W2 scaled down (K = 10), K = 1 and
 # 16, rows past a workgroup's 32 and columns past its 64 vectors, A
