@@ -1,4 +1,4 @@
-"""bincount, histc and histogram on the vulkan device
+"""bincount, histc, histogram and histogramdd on the vulkan device
 (csrc/aten/ops/reduce/histogram.cpp), in strict mode against the CPU:
 weights and their dtypes, minlength, empty inputs, values outside the range
 and NaN, the range taken from the data, density, out=, and the errors."""
@@ -88,6 +88,55 @@ def test_histogram_errors_match_cpu(no_fallback):
             torch.histogram(V(t), **{k: V(v) if isinstance(v, torch.Tensor) else v for k, v in kwargs.items()})
 
 
-@parametrize(["bincount", "histc"])
+def _device(value):
+    if isinstance(value, (list, tuple)) and value and isinstance(value[0], torch.Tensor):
+        return [V(v) for v in value]
+    return V(value) if isinstance(value, torch.Tensor) else value
+
+
+# histogramdd: counted bins with and without a range, given edges of unequal
+# widths, weights, density, points outside and NaN, empty inputs, batches of
+# points (the input's leading dims), and the errors.
+def test_histogramdd(no_fallback):
+    g = torch.Generator().manual_seed(0)
+    x = torch.randn(2, 50, 3, generator=g, dtype=torch.float64)
+    with_nan = x.clone()
+    with_nan[0, 0, 1] = float("nan")  # (without a range, the CPU rejects it: not finite)
+    w = torch.rand(2, 50, generator=g, dtype=torch.float64)
+    edges = [torch.tensor([-2.0, -0.5, 0.0, 2.0], dtype=torch.float64), torch.linspace(-1, 1, 3, dtype=torch.float64),
+             torch.tensor([0.0, 0.1, 3.0], dtype=torch.float64)]
+    cases = [dict(bins=[4, 5, 6]), dict(bins=3, range=[-1.0, 1.0, -2.0, 0.5, 0.0, 3.0]), dict(bins=edges),
+             dict(bins=[3, 2, 4], weight=w, density=True), dict(bins=edges, weight=w), dict(bins=[2, 3, 2], density=True)]
+    for kwargs in cases:
+        counted = isinstance(kwargs["bins"], list) and isinstance(kwargs["bins"][0], int) and "range" not in kwargs
+        for t in (x, x.float(), x[:, :0]) + (() if counted else (with_nan,)):
+            args = {k: (v[:, :t.shape[1]].to(t.dtype) if isinstance(v, torch.Tensor) else
+                        [e.to(t.dtype) for e in v] if isinstance(v, list) and isinstance(v[0], torch.Tensor) else v)
+                    for k, v in kwargs.items()}
+            expected = torch.histogramdd(t, **args)
+            got = torch.histogramdd(V(t), **{k: _device(v) for k, v in args.items()})
+            torch.testing.assert_close(got.hist.cpu(), expected.hist, equal_nan=True)
+            for g_edges, e_edges in zip(got.bin_edges, expected.bin_edges):
+                torch.testing.assert_close(g_edges.cpu(), e_edges)
+
+
+def test_histogramdd_errors_match_cpu(no_fallback):
+    x = torch.randn(10, 2)
+    cases = [(torch.randn(5), dict(bins=[3])), (x, dict(bins=[3, 4, 5])), (x, dict(bins=[3, 4], range=[0.0, 1.0])),
+             (x, dict(bins=[3, 4], range=[0.0, 1.0, 2.0, 1.0])), (x, dict(bins=[3, 0])),
+             (x, dict(bins=[3, 4], range=[0.0, float("inf"), 0.0, 1.0])), (x, dict(bins=[3, 4], weight=torch.ones(9))),
+             (x, dict(bins=[torch.linspace(0, 1, 3), torch.linspace(0, 1, 3, dtype=torch.float64)])),
+             (x, dict(bins=[torch.linspace(0, 1, 3), torch.zeros(0)]))]
+    for t, kwargs in cases:
+        with pytest.raises(RuntimeError) as cpu:
+            torch.histogramdd(t, **kwargs)
+        message = re.escape(str(cpu.value).split("\n")[0])
+        with pytest.raises(RuntimeError, match=message):
+            torch.histogramdd(V(t), **{k: _device(v) for k, v in kwargs.items()})
+    with pytest.raises(NotImplementedError, match="not implemented for 'Half'"):
+        torch.histogramdd(V(x.half()), bins=[3, 4])
+
+
+@parametrize(["bincount", "histc", "histogramdd"])
 def test_opinfo(op, dtype, variant, no_fallback):
     check_op(op, dtype, variant)
