@@ -33,6 +33,7 @@ import sys
 
 # name, (M, K, N), A stored transposed, B stored transposed, batches
 CASES = [
+    ("1024^3", (1024, 1024, 1024), False, False, 1),
     ("2048^3", (2048, 2048, 2048), False, False, 1),
     ("4096^3", (4096, 4096, 4096), False, False, 1),
     ("8192^3", (8192, 8192, 8192), False, False, 1),
