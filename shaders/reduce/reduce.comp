@@ -57,7 +57,7 @@ const uint kGeneral = 0, kGeneralOuter = 1, kRows = 2, kColumns = 3;
 // then kept sizes, kept input strides, kept output strides (bytes), reduced
 // sizes, reduced input strides (bytes); dimension 0 varies fastest.
 
-#if defined(OP_count_nonzero) || defined(OP_hash_xor)
+#if defined(OP_count_nonzero) || defined(OP_hash_xor) || defined(OP_hash_xor_f16) || defined(OP_hash_xor_bf16)
 #define INT64_OUT 1
 #define ACC_T int64_t
 #define ACC_BYTES 8
@@ -126,7 +126,7 @@ ACC_T combine(ACC_T a, ACC_T b) {
 #endif
   return better(b, a) ? b : a;
 }
-#elif defined(OP_hash_xor)
+#elif defined(OP_hash_xor) || defined(OP_hash_xor_f16) || defined(OP_hash_xor_bf16)
 ACC_T identity() { return ACC_T(0); }
 ACC_T combine(ACC_T a, ACC_T b) { return a ^ b; }
 #elif defined(OP_any)
@@ -156,14 +156,14 @@ ACC_T power(ACC_T a, ACC_T p) {
 }
 #endif
 
-#ifdef OP_hash_xor
-// The bits of float x widened to float64, as the CPU's conversion gives them
-// (hash_tensor hashes those): the exponent rebiased, the mantissa moved up
-// 29 bits, subnormals normalized, NaNs keeping sign and payload (quieted).
-// In integer arithmetic: no fp64 needed, and no driver's conversion to
-// trust with NaN payloads.
-int64_t float64_bits(float x) {
-  uint b = floatBitsToUint(x), e = (b >> 23) & 0xFFu, m = b & 0x7FFFFFu;
+#if defined(OP_hash_xor) || defined(OP_hash_xor_f16) || defined(OP_hash_xor_bf16)
+// The bits of the float32 value with bits b widened to float64, as the
+// CPU's conversion gives them (hash_tensor hashes those): the exponent
+// rebiased, the mantissa moved up 29 bits, subnormals normalized, NaNs
+// keeping sign and payload (quieted). In integer arithmetic: no fp64
+// needed, and no driver's conversion to trust with NaN payloads.
+int64_t float64_bits(uint b) {
+  uint e = (b >> 23) & 0xFFu, m = b & 0x7FFFFFu;
   uint64_t sign = uint64_t(b >> 31) << 63, mantissa = uint64_t(m) << 29, exponent;
   if (e == 0xFFu) {
     exponent = 2047ul;
@@ -179,13 +179,29 @@ int64_t float64_bits(float x) {
   }
   return int64_t(sign | (exponent << 52) | mantissa);
 }
+
+// The float32 bits of the float16 with bits h, as c10's conversion gives
+// them (NaN payloads kept; the variant reads float16 as raw int16 so that no
+// driver's conversion touches them first).
+uint float32_bits(uint h) {
+  uint sign = (h >> 15) << 31, e = (h >> 10) & 0x1Fu, m = h & 0x3FFu;
+  if (e == 0x1Fu) return sign | 0x7F800000u | (m << 13);
+  if (e != 0u) return sign | ((e + 112u) << 23) | (m << 13);  // - 15 + 127
+  if (m == 0u) return sign;
+  int top = findMSB(m);  // m * 2^-24 = 1.f * 2^(top - 24)
+  return sign | (uint(top + 103) << 23) | ((m ^ (1u << top)) << (23 - top));
+}
 #endif
 
 ACC_T element(X_T x) {
-#if defined(OP_hash_xor) && defined(X_DT_F64)
+#if defined(OP_hash_xor_f16)  // float16 read as int16
+  return float64_bits(float32_bits(uint(x) & 0xFFFFu));
+#elif defined(OP_hash_xor_bf16)  // bfloat16 read as int16
+  return float64_bits((uint(x) & 0xFFFFu) << 16);
+#elif defined(OP_hash_xor) && defined(X_DT_F64)
   return doubleBitsToInt64(x);
-#elif defined(OP_hash_xor) && (defined(X_DT_F16) || defined(X_DT_BF16) || defined(X_DT_F32))
-  return float64_bits(x);
+#elif defined(OP_hash_xor) && defined(X_DT_F32)
+  return float64_bits(floatBitsToUint(x));
 #elif defined(OP_hash_xor) && defined(X_DT_B8)
   return x ? ACC_T(1) : ACC_T(0);
 #elif defined(OP_hash_xor)

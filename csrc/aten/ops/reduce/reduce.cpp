@@ -293,7 +293,7 @@ void reduce(const at::Tensor& self, at::OptionalIntArrayRef dims_opt, const at::
             std::string_view op) {
   bool logical = op == "any" || op == "all";
   // Any input dtype into int64 (count_nonzero) or uint64 (hash_tensor) words.
-  bool counting = op == "count_nonzero" || op == "hash_xor";
+  bool counting = op == "count_nonzero" || op.starts_with("hash_xor");
   c10::ScalarType type = logical ? c10::kBool : counting ? self.scalar_type() : out.scalar_type();
   if (!counting && out.scalar_type() != type) {  // e.g. any() of uint8 gives uint8
     at::Tensor result = at::empty(out.sizes(), out.options().dtype(type));

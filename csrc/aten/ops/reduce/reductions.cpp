@@ -130,14 +130,28 @@ at::Tensor count_nonzero(const at::Tensor& self, at::IntArrayRef dims) {
 void check_hash_mode(int64_t mode) {
   TORCH_CHECK(mode == 0, "Unknown hash_tensor mode: ", mode);
 }
-at::Tensor hash_tensor(const at::Tensor& self, at::IntArrayRef dim, bool keepdim, int64_t mode) {
+// 16-bit floats are read as their int16 bits (reduce.comp's hash_xor_f16
+// and _bf16): a driver's float16 conversion may not keep NaN payloads.
+void hash_into(const at::Tensor& self, at::IntArrayRef dim, int64_t mode, const at::Tensor& out) {
   check_hash_mode(mode);
-  return reduced<m::structured_hash_tensor>("hash_xor", self, dim, dim, keepdim, mode);
+  c10::ScalarType type = self.scalar_type();
+  if (type == at::kHalf || type == at::kBFloat16)
+    reduce(self.view(at::kShort), dim, out, type == at::kHalf ? "hash_xor_f16" : "hash_xor_bf16");
+  else
+    reduce(self, dim, out, "hash_xor");
+}
+at::Tensor hash_tensor(const at::Tensor& self, at::IntArrayRef dim, bool keepdim, int64_t mode) {
+  Functional<m::structured_hash_tensor> meta;
+  meta.meta(self, dim, keepdim, mode);
+  hash_into(self, dim, mode, meta.outputs_[0]);
+  return meta.outputs_[0];
 }
 at::Tensor& hash_tensor_out(const at::Tensor& self, at::IntArrayRef dim, bool keepdim, int64_t mode,
                             at::Tensor& out) {
-  check_hash_mode(mode);
-  return reduced_out<m::structured_hash_tensor>("hash_xor", out, self, dim, dim, keepdim, mode);
+  Out<m::structured_hash_tensor> meta(out);
+  meta.meta(self, dim, keepdim, mode);
+  hash_into(self, dim, mode, out);
+  return out;
 }
 
 void aminmax_kernel(const at::Tensor& self, int64_t dim, bool, at::Tensor& min, at::Tensor& max) {

@@ -83,14 +83,15 @@ def test_nan_aware_sums_and_counts(no_fallback):
 
 
 # hash_tensor xors each element's 64-bit form: for the floats, the bits of its
-# float64 value, which the kernel builds in integer arithmetic. Every kind of
+# float64 value, which the kernel builds in integer arithmetic (from the raw
+# bits for float16 and bfloat16). Every kind of
 # float32 and float16 bit pattern: NaNs with payloads and signs (a signaling
 # one comes out quieted, as the CPU's conversion gives it), infinities,
 # signed zeros, subnormals; then sums over partials and strided reads.
 def test_hash_tensor_bits(no_fallback):
     f32 = torch.tensor([[0x7F800001, 0xFF800001 - 2**32, 0x7FC00001, 0x7F800000, 0x80000000 - 2**32, 1, 0x807FFFFF - 2**32,
                          0x00400000, 0x3F800000]], dtype=torch.int32).view(torch.float32)
-    f16 = torch.tensor([[0x7C01, 0xFC01 - 2**16, 0x7E01, 0x0001, 0x8200 - 2**16, 0x3C00]],
+    f16 = torch.tensor([[0x7C01, 0xFC01 - 2**16, 0x7E01, 0x0001, 0x8200 - 2**16, 0x3C00, 0x7C00, 0xFBFF - 2**16]],
                        dtype=torch.int16).view(torch.float16)
     for x in (f32, f16, f32.bfloat16(), f32.double()):
         assert torch.equal(torch.hash_tensor(x.to("vulkan"), dim=0).cpu(), torch.hash_tensor(x, dim=0))
