@@ -64,3 +64,19 @@ def mem_get_info(device=None) -> tuple[int, int]:
 
     total = torch.vulkan.get_device_properties(device).total_memory
     return total - memory_reserved(device), total
+
+
+def set_per_process_memory_fraction(fraction: float, device=None) -> None:
+    """Limit what the caching allocator may reserve on the device to
+    `fraction` of its memory, as torch.cuda's: an allocation beyond it raises
+    torch.OutOfMemoryError; memory already reserved stays."""
+    if not isinstance(fraction, float):
+        raise TypeError("Invalid type for fraction argument, must be `float`")
+    if fraction < 0 or fraction > 1:
+        raise ValueError(f"Invalid fraction value: {fraction}. Allowed range: 0~1")
+    _C.set_memory_fraction(fraction, _index(device))
+
+
+def get_per_process_memory_fraction(device=None) -> float:
+    """The fraction set_per_process_memory_fraction last set (1.0 before)."""
+    return _C.memory_fraction(_index(device))

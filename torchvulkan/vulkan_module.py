@@ -18,6 +18,7 @@ from .device import (  # noqa: F401
 )
 from .memory import (  # noqa: F401
     empty_cache,
+    get_per_process_memory_fraction,
     host_memory_stats,
     max_memory_allocated,
     max_memory_reserved,
@@ -27,6 +28,7 @@ from .memory import (  # noqa: F401
     memory_stats,
     reset_accumulated_memory_stats,
     reset_peak_memory_stats,
+    set_per_process_memory_fraction,
 )
 from .random import (  # noqa: F401
     get_rng_state,
@@ -40,6 +42,10 @@ from .random import (  # noqa: F401
     set_rng_state_all,
 )
 from .streams import Event, current_stream, default_stream, stream  # noqa: F401
+
+# What an allocation beyond the device's memory (or the process's fraction
+# of it) raises, under torch.cuda's name for it.
+OutOfMemoryError = torch.OutOfMemoryError
 
 
 def get_amp_supported_dtype() -> list[torch.dtype]:

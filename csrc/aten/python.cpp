@@ -144,6 +144,11 @@ PYBIND11_MODULE(_C, m) {
   m.def("memory_stats", &memory_stats);
   m.def("reset_peak_memory_stats",
         [](int index) { device(static_cast<c10::DeviceIndex>(index)).memory().reset_peak(); });
+  m.def("set_memory_fraction", [](double fraction, int index) {
+    device(static_cast<c10::DeviceIndex>(index)).memory().set_fraction(fraction);
+  });
+  m.def("memory_fraction",
+        [](int index) { return device(static_cast<c10::DeviceIndex>(index)).memory().fraction(); });
   m.def("reset_accumulated_memory_stats", [](int index) {
     device(static_cast<c10::DeviceIndex>(index)).memory().reset_accumulated();
   });

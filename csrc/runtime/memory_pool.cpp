@@ -9,13 +9,15 @@ namespace {
 
 // Size classes as in PyTorch's CUDA caching allocator.
 constexpr uint64_t kMinBlock = 512;
-constexpr uint64_t kSmallSize = 1 << 20;        // largest block of the small pool
-constexpr uint64_t kSmallSegment = 2 << 20;     // segments of the small pool
-constexpr uint64_t kLargeSegment = 20 << 20;    // segments for blocks under 10 MiB
+constexpr uint64_t kSmallSize = 1 << 20;      // largest block of the small pool
+constexpr uint64_t kSmallSegment = 2 << 20;   // segments of the small pool
+constexpr uint64_t kLargeSegment = 20 << 20;  // segments for blocks under 10 MiB
 constexpr uint64_t kMinLargeAlloc = 10 << 20;
 constexpr uint64_t kRoundLarge = 2 << 20;
 
-uint64_t round_up(uint64_t n, uint64_t to) { return (n + to - 1) / to * to; }
+uint64_t round_up(uint64_t n, uint64_t to) {
+  return (n + to - 1) / to * to;
+}
 
 uint64_t segment_size(uint64_t size) {
   if (size <= kSmallSize) return kSmallSegment;
@@ -36,21 +38,31 @@ void Stat::decrease(int64_t n) {
   freed += n;
 }
 
-uint64_t Block::address() const { return segment->buffer.address + offset; }
+uint64_t Block::address() const {
+  return segment->buffer.address + offset;
+}
 
 bool MemoryPool::BySize::operator()(const Block* a, const Block* b) const {
   if (a->size != b->size) return a->size < b->size;
   return a->address() < b->address();
 }
 
-MemoryPool::MemoryPool(VkDevice device, uint32_t memory_type, uint64_t heap_size, uint64_t max_allocation,
-                       bool host_visible, std::function<void()> synchronize)
+MemoryPool::MemoryPool(VkDevice device, uint32_t memory_type, uint64_t heap_size,
+                       uint64_t max_allocation, bool host_visible,
+                       std::function<void()> synchronize)
     : device_(device),
       memory_type_(memory_type),
       heap_size_(heap_size),
       max_allocation_(max_allocation),
       host_visible_(host_visible),
-      synchronize_(std::move(synchronize)) {}
+      synchronize_(std::move(synchronize)),
+      limit_(heap_size) {}
+
+void MemoryPool::set_fraction(double fraction) {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  fraction_ = fraction;
+  limit_ = static_cast<uint64_t>(fraction * static_cast<double>(heap_size_));
+}
 
 MemoryPool::~MemoryPool() {
   for (Pool* pool : {&small_, &large_}) {
@@ -107,7 +119,7 @@ Block* MemoryPool::try_allocate(uint64_t size, bool small, uint64_t requested) {
 
 bool MemoryPool::grow(uint64_t size, bool small) {
   uint64_t bytes = segment_size(size);
-  if (reserved_ + bytes > heap_size_ || bytes > max_allocation_) return false;
+  if (reserved_ + bytes > limit_ || bytes > max_allocation_) return false;
   Buffer buffer;
   try {
     buffer = create_buffer(device_, memory_type_, bytes, host_visible_);
@@ -137,11 +149,16 @@ Block* MemoryPool::allocate(uint64_t bytes) {
   release_free_segments();
   if (grow(size, small)) return try_allocate(size, small, bytes);
   ++stats_.num_ooms;
-  std::string message = "Vulkan out of memory. Tried to allocate " + format_bytes(bytes) + ". Device capacity " +
-                        format_bytes(heap_size_) + "; " + format_bytes(stats_.allocated_bytes[0].current) +
+  std::string message = "Vulkan out of memory. Tried to allocate " + format_bytes(bytes) +
+                        ". Device capacity " + format_bytes(heap_size_) + "; " +
+                        format_bytes(stats_.allocated_bytes[0].current) +
                         " allocated by tensors; " + format_bytes(reserved_) + " reserved in total.";
   if (segment_size(size) > max_allocation_) {
     message += " The driver's largest single allocation is " + format_bytes(max_allocation_) + ".";
+  }
+  if (limit_ < heap_size_) {
+    message +=
+        " This process may reserve " + format_bytes(limit_) + " (set_per_process_memory_fraction).";
   }
   throw OutOfMemory(message);
 }
@@ -234,18 +251,20 @@ MemoryStats MemoryPool::stats() {
 
 void MemoryPool::reset_peak() {
   std::lock_guard<std::recursive_mutex> lock(mutex_);
-  for (StatArray* array : {&stats_.allocation, &stats_.segment, &stats_.active, &stats_.inactive_split,
-                           &stats_.allocated_bytes, &stats_.reserved_bytes, &stats_.active_bytes,
-                           &stats_.inactive_split_bytes, &stats_.requested_bytes}) {
+  for (StatArray* array :
+       {&stats_.allocation, &stats_.segment, &stats_.active, &stats_.inactive_split,
+        &stats_.allocated_bytes, &stats_.reserved_bytes, &stats_.active_bytes,
+        &stats_.inactive_split_bytes, &stats_.requested_bytes}) {
     for (Stat& stat : *array) stat.peak = stat.current;
   }
 }
 
 void MemoryPool::reset_accumulated() {
   std::lock_guard<std::recursive_mutex> lock(mutex_);
-  for (StatArray* array : {&stats_.allocation, &stats_.segment, &stats_.active, &stats_.inactive_split,
-                           &stats_.allocated_bytes, &stats_.reserved_bytes, &stats_.active_bytes,
-                           &stats_.inactive_split_bytes, &stats_.requested_bytes}) {
+  for (StatArray* array :
+       {&stats_.allocation, &stats_.segment, &stats_.active, &stats_.inactive_split,
+        &stats_.allocated_bytes, &stats_.reserved_bytes, &stats_.active_bytes,
+        &stats_.inactive_split_bytes, &stats_.requested_bytes}) {
     for (Stat& stat : *array) stat.allocated = stat.freed = 0;
   }
   stats_.num_alloc_retries = stats_.num_ooms = stats_.num_device_alloc = stats_.num_device_free = 0;

@@ -87,6 +87,11 @@ class MemoryPool {
   void reset_peak();
   void reset_accumulated();
   uint64_t capacity() const { return heap_size_; }
+  // The most this pool may reserve from the driver (torch.vulkan.
+  // set_per_process_memory_fraction): `fraction` of the heap, as CUDA's
+  // allocator applies it. Already reserved memory is kept.
+  void set_fraction(double fraction);
+  double fraction() const { return fraction_; }
 
  private:
   struct BySize {
@@ -110,6 +115,8 @@ class MemoryPool {
   Pool small_, large_;
   std::map<uint64_t, Segment*> segments_;  // by buffer address
   uint64_t reserved_ = 0;
+  uint64_t limit_;  // heap_size_ * fraction_
+  double fraction_ = 1.0;
   MemoryStats stats_;
 };
 

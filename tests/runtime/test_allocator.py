@@ -199,6 +199,33 @@ def test_out_of_memory_beyond_heap_but_under_64bit():
     assert torch.equal(torch.ones(4, device="vulkan").cpu(), torch.ones(4))
 
 
+# set_per_process_memory_fraction caps what the allocator reserves, as on
+# CUDA: beyond it an allocation raises torch.OutOfMemoryError (which names
+# the limit) while smaller ones still succeed, and lifting the cap lets the
+# same allocation through.
+def test_per_process_memory_fraction():
+    _settle()
+    torch.vulkan.empty_cache()
+    total = torch.vulkan.get_device_properties().total_memory
+    assert torch.vulkan.get_per_process_memory_fraction() == 1.0
+    try:
+        torch.vulkan.set_per_process_memory_fraction(0.05)
+        assert torch.vulkan.get_per_process_memory_fraction() == 0.05
+        with pytest.raises(torch.vulkan.OutOfMemoryError, match="set_per_process_memory_fraction"):
+            torch.empty(int(total * 0.06), dtype=torch.uint8, device="vulkan")
+        small = torch.ones(int(total * 0.01), dtype=torch.uint8, device="vulkan")
+        assert small[-1].item() == 1
+    finally:
+        torch.vulkan.set_per_process_memory_fraction(1.0)
+    big = torch.empty(int(total * 0.06), dtype=torch.uint8, device="vulkan")
+    assert big.numel() == int(total * 0.06)
+    with pytest.raises(TypeError, match="must be `float`"):
+        torch.vulkan.set_per_process_memory_fraction(1)
+    with pytest.raises(ValueError, match="Allowed range: 0~1"):
+        torch.vulkan.set_per_process_memory_fraction(1.5)
+    assert torch.vulkan.OutOfMemoryError is torch.OutOfMemoryError
+
+
 def test_out_of_memory_on_resize():
     d = torch.ones(4, dtype=torch.uint8, device="vulkan")
     with pytest.raises(torch.OutOfMemoryError):
