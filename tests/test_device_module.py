@@ -171,6 +171,22 @@ def test_device_properties():
     assert p.api_version.count(".") == 2
 
 
+def test_memory_summary():
+    torchvulkan.synchronize()
+    keep = torch.ones(1 << 20, device="vulkan")  # 4 MiB, the large pool
+    summary = torch.vulkan.memory_summary()
+    rows = [[c.strip() for c in line.split("|")[1:-1]] for line in summary.splitlines() if line.count("|") == 6]
+    titles = [row[0] for row in rows]
+    allocated = torch.vulkan.memory_stats()["allocated_bytes.large_pool.current"]
+    assert allocated >= 4 << 20
+    # "Allocated memory", then its large pool's row
+    assert rows[titles.index("Allocated memory") + 1][1] == f"{allocated / 2**20:.2f} MiB"
+    assert int(rows[titles.index("Allocations")][1]) == torch.vulkan.memory_stats()["allocation.all.current"]
+    abbreviated = torch.vulkan.memory_summary(abbreviated=True)
+    assert "from large pool" not in abbreviated and "Allocated memory" in abbreviated
+    del keep
+
+
 def test_mem_get_info():
     free, total = torch.vulkan.mem_get_info()
     assert 0 <= free <= total
