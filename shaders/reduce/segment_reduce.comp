@@ -105,12 +105,13 @@ void main() {
   int64_t i = e % inner, s = (e / inner) % S, o = e / (inner * S);
   uint64_t offsets = uint64_t(p.v[1]) + uint64_t(o * (S + 1) + s) * 8;
   int64_t start = RefI64(offsets).v, length = RefI64(offsets + 8).v - start;
-  data = uint64_t(p.v[0]) + uint64_t((o * D + start) * inner + i) * X_BYTES;
+  uint64_t first = uint64_t((o * D + start) * inner + i) * X_BYTES;  // the segment's value 0
+  data = uint64_t(p.v[0]) + first;
   int reduction = int(p.v[9]);
 #ifdef OP_forward
   X_store(uint64_t(p.v[2]) + uint64_t(e) * X_BYTES, forward(reduction, length));
 #else
-  values = uint64_t(p.v[2]) + uint64_t((o * D + start) * inner + i) * X_BYTES;
+  values = uint64_t(p.v[2]) + first;
   X_T result = X_load(uint64_t(p.v[3]) + uint64_t(e) * X_BYTES);
   X_T grad = X_load(uint64_t(p.v[4]) + uint64_t(e) * X_BYTES);
   backward(reduction, length, result, grad);

@@ -31,15 +31,15 @@ void cholesky_into(const at::Tensor& A, bool upper, bool check_errors, const at:
     return;
   }
   if (!L.is_same(A)) L.copy_(A);
-  bool copied;
+  bool copied, copied_info;
   at::Tensor lower = linalg::flat_batches(upper ? L.mT() : L, copied);
-  at::Tensor flat_info = info.reshape({-1});
-  TORCH_INTERNAL_ASSERT(flat_info.is_alias_of(info) && flat_info.is_contiguous());
+  at::Tensor flat_info = linalg::contiguous_flat(info, {-1}, copied_info);
   Args args{address_of(lower), address_of(flat_info), uint64_t(lower.size(0)), lower.size(1),
             lower.stride(0),   lower.stride(1),       lower.stride(2)};
   std::vector<rt::Access> accesses = {span_of(lower, true), span_of(flat_info, true)};
   linalg::launch_groups("cholesky.lower", lower, args, args.batches, accesses);
   if (copied) (upper ? L.mT() : L).copy_(lower.view(L.sizes()));
+  if (copied_info) info.copy_(flat_info.view(info.sizes()));
   if (check_errors) at::_linalg_check_errors(info, "linalg.cholesky_ex", A.dim() == 2);
 }
 

@@ -17,6 +17,7 @@
 
 #include "aten/context.h"
 #include "aten/launch.h"
+#include "aten/ops/linalg/matrices.h"
 
 namespace torchvulkan {
 namespace {
@@ -46,16 +47,10 @@ void launch(const char* op, bool pdist, double p, const at::Tensor& x1, const at
                      static_cast<uint64_t>(out.numel()), accesses);
 }
 
-// x1's and x2's batch dimensions broadcast to one; the [batches, rows,
-// columns] views of both.
+// x1's and x2's batch dimensions broadcast to one (linalg::batched gives the
+// [batches, rows, columns] views of both).
 std::vector<int64_t> batch_shape(const at::Tensor& x1, const at::Tensor& x2) {
   return at::infer_size(x1.sizes().slice(0, x1.dim() - 2), x2.sizes().slice(0, x2.dim() - 2));
-}
-
-at::Tensor batched(const at::Tensor& t, const std::vector<int64_t>& batch) {
-  std::vector<int64_t> sizes = batch;
-  sizes.insert(sizes.end(), {t.size(-2), t.size(-1)});
-  return t.expand(sizes).reshape({-1, t.size(-2), t.size(-1)});
 }
 
 at::Tensor cdist_forward(const at::Tensor& x1, const at::Tensor& x2, double p,
@@ -81,7 +76,7 @@ at::Tensor cdist_forward(const at::Tensor& x1, const at::Tensor& x2, double p,
   if (r1 == 0 || r2 == 0 || c10::multiply_integers(batch) == 0)
     return at::empty(shape, x1.options());
   if (x1.size(-1) == 0) return at::zeros(shape, x1.options());
-  at::Tensor a = batched(x1, batch), b = batched(x2, batch);
+  at::Tensor a = linalg::batched(x1, batch), b = linalg::batched(x2, batch);
   if (p == 2 && (mode == 1 || (mode == 0 && (r1 > 25 || r2 > 25))))
     return at::_euclidean_dist(a, b).view(shape);
   at::Tensor out = at::empty({a.size(0), r1, r2}, x1.options());
@@ -96,7 +91,7 @@ at::Tensor cdist_backward(const at::Tensor& grad, const at::Tensor& x1, const at
   if (p == 0 || x1.size(-2) == 0 || x2.size(-2) == 0 || x1.size(-1) == 0 ||
       c10::multiply_integers(batch) == 0)
     return at::zeros_like(x1);
-  at::Tensor a = batched(x1, batch), b = batched(x2, batch);
+  at::Tensor a = linalg::batched(x1, batch), b = linalg::batched(x2, batch);
   at::Tensor g = grad.reshape({-1, x1.size(-2), x2.size(-2)}),
              d = cdist.reshape({-1, x1.size(-2), x2.size(-2)});
   at::Tensor grad_x1 = at::empty({a.size(0), a.size(1), a.size(2)}, x1.options());

@@ -24,6 +24,7 @@ namespace {
 
 namespace m = at::meta;
 using linalg::check_dtype;
+using linalg::contiguous_flat;
 using linalg::flat_batches;
 
 struct FactorArgs {
@@ -41,12 +42,8 @@ void factor_into(const at::Tensor& A, bool check_errors, const at::Tensor& LD,
   at::tril_out(const_cast<at::Tensor&>(LD), A);
   bool copied_ld, copied_piv, copied_info;
   at::Tensor ld = flat_batches(LD, copied_ld);
-  at::Tensor piv = pivots.reshape({-1, pivots.size(-1)});
-  copied_piv = !piv.is_alias_of(pivots) || !piv.is_contiguous();
-  if (copied_piv) piv = piv.contiguous();
-  at::Tensor inf = info.reshape({-1});
-  copied_info = !inf.is_alias_of(info) || !inf.is_contiguous();
-  if (copied_info) inf = inf.contiguous();
+  at::Tensor piv = contiguous_flat(pivots, {-1, pivots.size(-1)}, copied_piv);
+  at::Tensor inf = contiguous_flat(info, {-1}, copied_info);
   FactorArgs args{address_of(ld),       address_of(piv), address_of(inf),
                   uint64_t(ld.size(0)), ld.size(1),      ld.stride(0),
                   ld.stride(1),         ld.stride(2),    piv.stride(0)};
@@ -83,12 +80,8 @@ void solve_into(const at::Tensor& LD, const at::Tensor& pivots, const at::Tensor
   check_dtype(LD, "linalg.ldl_solve");
   if (LD.numel() == 0 || pivots.numel() == 0 || result.numel() == 0) return;
   result.copy_(B);
-  std::vector<int64_t> batch(result.sizes().begin(), result.sizes().end() - 2);
-  std::vector<int64_t> ld_sizes = batch, piv_sizes = batch;
-  ld_sizes.insert(ld_sizes.end(), {LD.size(-2), LD.size(-1)});
-  piv_sizes.push_back(pivots.size(-1));
-  at::Tensor ld = LD.expand(ld_sizes).reshape({-1, LD.size(-2), LD.size(-1)});
-  at::Tensor piv = pivots.expand(piv_sizes).reshape({-1, pivots.size(-1)}).contiguous();
+  at::IntArrayRef batch = result.sizes().slice(0, result.dim() - 2);
+  at::Tensor ld = linalg::batched(LD, batch), piv = linalg::batched_pivots(pivots, batch);
   bool copied_x;
   at::Tensor x = flat_batches(result, copied_x);
   std::vector<int64_t> words = {int64_t(address_of(ld)),

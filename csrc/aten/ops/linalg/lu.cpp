@@ -49,18 +49,18 @@ struct FactorArgs {
 
 // LU (A's copy) factored in place; pivots and info written.
 void factor(const at::Tensor& LU, const at::Tensor& pivots, const at::Tensor& info, bool pivot) {
-  bool copied_lu, copied_pivots;
+  bool copied_lu, copied_piv, copied_info;
   at::Tensor lu = flat_batches(LU, copied_lu);
-  at::Tensor piv = flat_batches(pivots.unsqueeze(-1), copied_pivots).squeeze(-1);
-  at::Tensor inf = info.reshape({-1});
-  TORCH_INTERNAL_ASSERT(!copied_pivots && inf.is_alias_of(info) && inf.is_contiguous() &&
-                        piv.stride(-1) == 1);
+  at::Tensor piv = linalg::contiguous_flat(pivots, {-1, pivots.size(-1)}, copied_piv);
+  at::Tensor inf = linalg::contiguous_flat(info, {-1}, copied_info);
   FactorArgs args{address_of(lu), address_of(piv), address_of(inf), uint64_t(lu.size(0)),
                   lu.size(1),     lu.size(2),      lu.stride(0),    lu.stride(1),
                   lu.stride(2),   piv.stride(0),   uint32_t(pivot), 0};
   std::vector<rt::Access> accesses = {span_of(lu, true), span_of(piv, true), span_of(inf, true)};
   linalg::launch_groups("lu_factor.lu", lu, args, args.batches, accesses);
   if (copied_lu) LU.copy_(lu.view(LU.sizes()));
+  if (copied_piv) pivots.copy_(piv.view(pivots.sizes()));
+  if (copied_info) info.copy_(inf.view(info.sizes()));
 }
 
 void lu_factor_into(const at::Tensor& A, bool pivot, bool check_errors, const at::Tensor& LU,
@@ -105,18 +105,11 @@ struct SolveArgs {
 void solve_in_place(const char* op, const at::Tensor& T, const at::Tensor& pivots,
                     const at::Tensor& result, bool transposed, bool lower = false,
                     bool unit = false) {
-  std::vector<int64_t> batch(result.sizes().begin(), result.sizes().end() - 2);
-  std::vector<int64_t> t_sizes = batch;
-  t_sizes.insert(t_sizes.end(), {T.size(-2), T.size(-1)});
+  at::IntArrayRef batch = result.sizes().slice(0, result.dim() - 2);
   bool copied_x;
   at::Tensor x = flat_batches(result, copied_x);
-  at::Tensor t = T.expand(t_sizes).reshape({-1, T.size(-2), T.size(-1)});
-  at::Tensor piv;
-  if (pivots.defined()) {
-    std::vector<int64_t> piv_sizes = batch;
-    piv_sizes.push_back(pivots.size(-1));
-    piv = pivots.expand(piv_sizes).reshape({-1, pivots.size(-1)}).contiguous();
-  }
+  at::Tensor t = linalg::batched(T, batch);
+  at::Tensor piv = pivots.defined() ? linalg::batched_pivots(pivots, batch) : at::Tensor();
   SolveArgs args{address_of(t),
                  address_of(piv),
                  address_of(x),

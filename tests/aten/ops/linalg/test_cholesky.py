@@ -33,6 +33,18 @@ def test_gradients(no_fallback):
                                   rtol=1e-4, atol=1e-4)
 
 
+def test_info_into_a_strided_output(no_fallback):
+    a = torch.randn(3, 4, 4, dtype=torch.float64)
+    a = a @ a.mT + torch.eye(4, dtype=torch.float64)
+    a[1] = -a[1]  # not positive definite: info 1
+    L = torch.empty(3, 4, 4, dtype=torch.float64, device="vulkan")
+    info = torch.full((6,), 7, dtype=torch.int32, device="vulkan")[::2]
+    torch.linalg.cholesky_ex(a.to("vulkan"), out=(L, info))
+    expected = torch.linalg.cholesky_ex(a)
+    assert torch.equal(info.cpu(), expected.info)
+    torch.testing.assert_close(L.cpu()[0], expected.L[0])
+
+
 def test_not_positive_definite(no_fallback):
     a = torch.tensor([[4.0, 2.0, 0.0], [2.0, 1.0, 0.0], [0.0, 0.0, 1.0]])
     assert torch.linalg.cholesky_ex(a.to("vulkan")).info.item() == torch.linalg.cholesky_ex(a).info.item() == 2
