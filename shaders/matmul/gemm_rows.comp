@@ -58,14 +58,35 @@ layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer Par
 #include "matmul/float_epilogue.glsl"
 #include "matmul/raw_vector.glsl"
 
+// The narrow forms set LOAD_BYTES and ROWS_IN_FLIGHT (variants.toml).
+#ifndef LOAD_BYTES
+#define LOAD_BYTES 16
+#define ROWS_IN_FLIGHT 8
+#endif
+#if LOAD_BYTES == 4
+#define RAW uint
+#define RAW_REF Raw4
+#elif LOAD_BYTES == 8
+#define RAW uvec2
+#define RAW_REF Raw8
+#else
+#define RAW uvec4
+#define RAW_REF Raw16
+#endif
+
 const int CW = VEC;  // values of X in 16 bytes
-const int KB = 8;    // vectors of B loaded at once
 #if B_KMAJOR
+const int KB = 8;   // vectors of B loaded at once
 const int OWN = 1;  // columns per invocation
 #define ACC(r, c) acc[r]
 #else
-const int OWN = CW;
-#define ACC(r, c) acc[r][(c) / 4][(c) % 4]
+// LOAD_BYTES of B's rows an invocation (its columns), KB rows of them
+// loaded at once: r12/r16 16 bytes and 8 rows; the narrow forms (r12b8,
+// r12b4) fewer columns and more rows in flight, so that an invocation's
+// loads take fewer round trips to memory.
+const int KB = ROWS_IN_FLIGHT;
+const int OWN = LOAD_BYTES / X_BYTES;
+#define ACC(r, c) acc[r][c]
 #endif
 shared vec4 a_tile[WORKGROUP][ROWS / 4];
 
@@ -90,8 +111,8 @@ void main() {
   float acc[ROWS];
   [[unroll]] for (int r = 0; r < ROWS; ++r) acc[r] = 0.0;
 #else
-  vec4 acc[ROWS][CW / 4];
-  [[unroll]] for (int r = 0; r < ROWS; ++r)[[unroll]] for (int c = 0; c < CW / 4; ++c) acc[r][c] = vec4(0.0);
+  float acc[ROWS][OWN];
+  [[unroll]] for (int r = 0; r < ROWS; ++r)[[unroll]] for (int c = 0; c < OWN; ++c) acc[r][c] = 0.0;
 #endif
   for (int64_t k0 = k_begin; k0 < k_end; k0 += WORKGROUP) {
     // Invocation t stages A[:, k0 + t].
@@ -129,20 +150,19 @@ void main() {
     }
 #else
     for (int kk = 0; kk < depth; kk += KB) {
-      uvec4 raw[KB];
+      RAW raw[KB];
       [[unroll]] for (int i = 0; i < KB; ++i) {
-        raw[i] = mine && kk + i < depth ? Raw16(b + uint64_t(kk + i) * b_row).v : uvec4(0u);
+        raw[i] = mine && kk + i < depth ? RAW_REF(b + uint64_t(kk + i) * b_row).v : RAW(0u);
       }
       [[unroll]] for (int i = 0; i < KB; ++i) {
-        float bv[CW];
-        [[unroll]] for (int e = 0; e < CW; ++e) bv[e] = element(raw[i], e);
+        float bv[OWN];
+        [[unroll]] for (int e = 0; e < OWN; ++e) bv[e] = element(raw[i], e);
         // Rows past M add zeros; skipping whole groups of 4 saves their work.
         [[unroll]] for (int q = 0; q < ROWS / 4; ++q) {
           if (4 * q < rows) {
             vec4 av = a_tile[kk + i][q];
             [[unroll]] for (int j = 0; j < 4; ++j)
-              [[unroll]] for (int c = 0; c < CW / 4; ++c)
-                acc[4 * q + j][c] += av[j] * vec4(bv[4 * c], bv[4 * c + 1], bv[4 * c + 2], bv[4 * c + 3]);
+              [[unroll]] for (int c = 0; c < OWN; ++c) acc[4 * q + j][c] += av[j] * bv[c];
           }
         }
       }
@@ -152,7 +172,8 @@ void main() {
   }
   if (!mine) return;
 
-  bool vector_store = (p.v[23] & 4) != 0 && splits == 1;
+  // Whole 16-byte vectors of out only (the narrow forms store value by value).
+  bool vector_store = (p.v[23] & 4) != 0 && splits == 1 && OWN == CW;
   // No early exit from these loops (gemm_tiled.comp's epilogue says why).
   [[unroll]] for (int r = 0; r < ROWS; ++r) {
     if (r >= rows) {
@@ -162,7 +183,7 @@ void main() {
 #if !B_KMAJOR
     } else if (vector_store) {
       float v[VEC];
-      [[unroll]] for (int c = 0; c < CW; ++c) v[c] = uintBitsToFloat(uint(p.v[20])) * ACC(r, c);
+      [[unroll]] for (int c = 0; c < CW; ++c) v[c] = uintBitsToFloat(uint(p.v[20])) * ACC(r, c % OWN);
       X_storev(uint64_t(p.v[2]) + uint64_t(batch * p.v[14] + r * p.v[15] + n0) * X_BYTES, v);
 #endif
     } else {

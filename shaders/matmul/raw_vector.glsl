@@ -11,3 +11,11 @@ float element(uvec4 w, int e) {
   return X_from_bits(bitfieldExtract(w[e / 2], 16 * (e % 2), 16));
 #endif
 }
+
+// The narrower loads of gemm_rows.comp's r12b8 / r12b4: 8 and 4 bytes.
+layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer Raw8 { uvec2 v; };
+layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer Raw4 { uint v; };
+
+float element(uvec2 w, int e) { return element(uvec4(w, 0u, 0u), e); }
+
+float element(uint w, int e) { return element(uvec4(w, 0u, 0u, 0u), e); }

@@ -102,8 +102,7 @@ namespace {
 // (gemm_tiled_phases) are v128 and t128wv writing clock stamps, for
 // benchmark/coop_phases.py: forced only. n16 (gemm_coop_thin) is a tile-less kernel (thin_kernel);
 // small_k8 forces gemm_small_k.comp's k12r8 (blocks of 8 rows) where k12 would run.
-// rows_split splits K of gemm_rows.comp's r12/r16 products more finely
-// (launch_thin).
+// rows_b8 / rows_b4 force gemm_rows.comp's narrow forms of r12 (launch_thin).
 struct Tile {
   const char* name;
   bool coop, vectors;  // tensor-core tier; both operands vector-loadable only
@@ -131,13 +130,15 @@ constexpr Tile kTiles[] = {{"t64", false, false, 64, 64, 16, "gemm_tiled"},
                            {"n16", true, true, 0, 0, 0, "gemm_coop_thin"},
                            {"u128", true, true, 64, 128, 32, "gemm_coop"},
                            {"small_k8", false, false, 0, 0, 0, "gemm_small_k"},
-                           {"rows_split", false, false, 0, 0, 0, "gemm_rows"}};
+                           {"rows_b8", false, false, 0, 0, 0, "gemm_rows"},
+                           {"rows_b4", false, false, 0, 0, 0, "gemm_rows"}};
 constexpr const Tile &kT64 = kTiles[0], &kT128 = kTiles[1], &kS128 = kTiles[2], &kS256 = kTiles[3],
                      &kV128 = kTiles[6], &kV256 = kTiles[7], &kT128W = kTiles[9],
                      &kDot = kTiles[10], &kRows = kTiles[11], &kRowsK = kTiles[12],
                      &kSmallK = kTiles[13], &kT128WV = kTiles[14], &kRows16 = kTiles[15],
                      &kPhases = kTiles[16], &kTiledPhases = kTiles[17], &kCoopThin = kTiles[18],
-                     &kU128 = kTiles[19], &kSmallK8 = kTiles[20], &kRowsSplit = kTiles[21];
+                     &kU128 = kTiles[19], &kSmallK8 = kTiles[20], &kRowsB8 = kTiles[21],
+                     &kRowsB4 = kTiles[22];
 // The larger tiles of a tier are used once the output has this many of
 // them and K is at least the tier's minimum below (H200, float16 8192^3: s256
 // 205 against s128's 191 TFLOP/s, 4096^3 with 512 tiles: 187 against 169;
@@ -302,7 +303,7 @@ bool thin_allowed(const Tile& kernel) {
   if (!forced) return &kernel != &kDot;
   return forced == &kernel || (forced == &kRows16 && (&kernel == &kRows || &kernel == &kRowsK)) ||
          (forced == &kSmallK8 && &kernel == &kSmallK) ||
-         (forced == &kRowsSplit && &kernel == &kRows);
+         ((forced == &kRowsB8 || forced == &kRowsB4) && &kernel == &kRows);
 }
 
 // (batch, row, col) strides of a 2-D or 3-D tensor; a 2-D one repeats per batch.
@@ -438,32 +439,37 @@ void launch_thin(rt::Device& dev, const Tile& thin, std::vector<int64_t>& meta, 
   bool twelve = M <= 12 && out.element_size() == 2 && forced_tile() != &kRows16;
   // TORCHVULKAN_GEMM_TILE=small_k8: k12r8, k12 in blocks of 8 rows.
   bool eight_rows = short_k && K <= 12 && forced_tile() == &kSmallK8;
+  // TORCHVULKAN_GEMM_TILE=rows_b8 / rows_b4: r12's narrow forms, 8 or 4
+  // bytes of B's rows an invocation instead of 16.
+  int64_t load_bytes = !twelve || !rows            ? 16
+                       : forced_tile() == &kRowsB8 ? 8
+                       : forced_tile() == &kRowsB4 ? 4
+                                                   : 16;
   const char* variant = dot       ? (dot_vectors ? ".vec." : ".any.")
                         : coop    ? ".n16."
                         : short_k ? (eight_rows ? ".k12r8."
                                      : K <= 12  ? ".k12."
                                                 : ".k16.")
-                        : rows    ? (twelve ? ".r12." : ".r16.")
+                        : rows    ? (!twelve           ? ".r16."
+                                     : load_bytes == 8 ? ".r12b8."
+                                     : load_bytes == 4 ? ".r12b4."
+                                                       : ".r12.")
                                   : (twelve ? ".r12k." : ".r16k.");
   const rt::Kernel& kernel = dev.pipelines().get(std::string(thin.kernel) + variant + dtype);
-  // Columns per workgroup: gemm_rows.comp's r16 and gemm_small_k.comp take
-  // 16 bytes of them an invocation, r16k one.
+  // Columns per workgroup: gemm_rows.comp's r12/r16 and gemm_small_k.comp
+  // take 16 bytes of them an invocation (the narrow forms load_bytes), r16k one.
   int64_t short_rows = eight_rows ? 8 : kShortKRows;
-  int64_t columns = static_cast<int64_t>(kernel.workgroup_size) * (rows || short_k ? vector : 1);
+  int64_t columns =
+      static_cast<int64_t>(kernel.workgroup_size) * (rows      ? load_bytes / out.element_size()
+                                                     : short_k ? vector
+                                                               : 1);
   int64_t blocks = batches *
                    (dot    ? (M + kDotRows - 1) / kDotRows
                     : coop ? (M + kCoopThinRows - 1) / kCoopThinRows
                            : (N + columns - 1) / columns) *
                    (short_k ? (M + short_rows - 1) / short_rows : 1);
-  // TORCHVULKAN_GEMM_TILE=rows_split: gemm_rows.comp's r12/r16 (B along N)
-  // split short K too, down to 32 values (four rounds of its loads), for
-  // about 512 workgroups. Not measured yet: by default the MNIST
-  // benchmark's g2^T @ a (K = 128) at h = 65536 runs 128 workgroups of 64
-  // invocations, two warps an SM, at 0.31 of cuBLAS (H100, 2026-12-07,
-  // ops.py); rows_split gives it 512.
-  bool split_rows = rows && forced_tile() == &kRowsSplit;
-  int64_t target = dot || coop || split_rows ? 512 : 1024;
-  int64_t min_split = dot ? 1024 : coop ? 512 : split_rows ? 32 : 256;
+  int64_t target = dot || coop ? 512 : 1024;
+  int64_t min_split = dot ? 1024 : coop ? 512 : 256;
   int64_t splits =
       std::clamp<int64_t>((target + blocks - 1) / blocks, 1, std::max<int64_t>(1, K / min_split));
   // Splits of whole steps: gemm_coop_thin.comp's 64 values of K, the others' vectors.

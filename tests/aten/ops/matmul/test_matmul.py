@@ -240,7 +240,9 @@ def _rows_kernel(dtype, m, k_major):
     twelve = m <= 12 and dtype != torch.float32 and os.environ.get("TORCHVULKAN_GEMM_TILE") != "rows16"
     rows = 12 if twelve else 16
     short = {torch.float32: "f32", torch.float16: "f16", torch.bfloat16: "bf16"}[dtype]
-    return f"gemm_rows.r{rows}{'k' if k_major else ''}.{short}"
+    narrow = {"rows_b8": "b8", "rows_b4": "b4"}.get(os.environ.get("TORCHVULKAN_GEMM_TILE"), "")
+    form = "k" if k_major else narrow if twelve else ""
+    return f"gemm_rows.r{rows}{form}.{short}"
 
 
 # gemm_rows.comp (at most 16 rows, B contiguous along N in 16-byte vectors):
@@ -304,11 +306,11 @@ def test_forced_sixteen_rows():
     pytest_with_tile(__file__, "rows16", "test_rows_products or test_rows_k_products")
 
 
-# gemm_rows.comp's products with K split down to 32 values
-# (TORCHVULKAN_GEMM_TILE=rows_split, for measuring against the default's
-# splits of at least 256) in a child process.
-def test_forced_rows_split():
-    pytest_with_tile(__file__, "rows_split", "test_rows_products")
+# r12's narrow forms (TORCHVULKAN_GEMM_TILE=rows_b8 / rows_b4: 8 or 4 bytes
+# of B's rows an invocation, for measuring against r12) in a child process.
+@pytest.mark.parametrize("tile", ["rows_b8", "rows_b4"])
+def test_forced_narrow_rows(tile):
+    pytest_with_tile(__file__, tile, "test_rows_products")
 
 
 # gemm_small_k.comp (at most 16 values of K, B contiguous along N in 16-byte
