@@ -36,6 +36,54 @@ const int ROUND = 32;
 // - as here, workgroups of 1,024 (the gemm variant), at most 32 lanes:
 //   13.3 / 14.8 us. Devices that allow fewer invocations a workgroup take
 //   the gemm256 variant.
+// Sum i (of `total`, [batches, M, N] in order) through store_sum, with
+// 32-bit division where the output allows it (int64 division is emulated).
+void store_at(Params p, float sum, int64_t i, int64_t M, int64_t N, int64_t total) {
+  int64_t n, m, batch;
+  if (total <= 0x7FFFFFFF) {
+    uint u = uint(i), un = uint(N), um = uint(M);
+    n = int64_t(u % un);
+    m = int64_t((u / un) % um);
+    batch = int64_t(u / (un * um));
+  } else {
+    n = i % N;
+    m = (i / N) % M;
+    batch = i / (M * N);
+  }
+  store_sum(p, sum, batch, m, n);
+}
+
+#if SUMS4
+// The sums4 variant: one invocation adds four consecutive sums, split by
+// split as 16-byte loads (the host sends a multiple of 4 sums and an aligned
+// workspace, and no lanes), for outputs of many sums: 1024^3 float16 has
+// 1M sums of 4 splits, which the gemm variant's 1,024-invocation
+// workgroups (58 registers: one an SM) took in 7.75 waves, each waiting out
+// the memory's latency, 35.1 us against the product's own 25.0 (H100,
+// 2026-12-07, kernel_times.py).
+layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer RefVec4 { vec4 v; };
+const int ROUND4 = 8;
+
+void main() {
+  Params p = Params(args.meta);
+  int64_t M = p.v[4], N = p.v[5], batches = p.v[7], splits = p.v[24];
+  uint64_t group = uint64_t(gl_WorkGroupID.y) * gl_NumWorkGroups.x + gl_WorkGroupID.x;
+  int64_t first = (int64_t(group) * WORKGROUP + int64_t(gl_LocalInvocationID.x)) * 4, total = batches * M * N;
+  if (first >= total) return;
+  uint64_t apart = uint64_t(total) * 4u, at = uint64_t(p.v[26]) + uint64_t(first) * 4u;
+  vec4 part[ROUND4];
+  [[unroll]] for (int r = 0; r < ROUND4; ++r) part[r] = vec4(0.0);
+  for (int64_t s = 0; s < splits; s += ROUND4) {
+    [[unroll]] for (int r = 0; r < ROUND4; ++r) {
+      if (s + r < splits) part[r] += RefVec4(at + uint64_t(r) * apart).v;
+    }
+    at += uint64_t(ROUND4) * apart;
+  }
+  vec4 sum = vec4(0.0);
+  [[unroll]] for (int r = 0; r < ROUND4; ++r) sum += part[r];
+  [[unroll]] for (int e = 0; e < 4; ++e) store_at(p, sum[e], first + e, M, N, total);
+}
+#else
 shared float parts[WORKGROUP];
 
 void main() {
@@ -67,17 +115,6 @@ void main() {
     }
   }
   if (!live || lane != 0) return;
-  // 32-bit division where the output allows it (int64 division is emulated).
-  int64_t n, m, batch;
-  if (total <= 0x7FFFFFFF) {
-    uint u = uint(i), un = uint(N), um = uint(M);
-    n = int64_t(u % un);
-    m = int64_t((u / un) % um);
-    batch = int64_t(u / (un * um));
-  } else {
-    n = i % N;
-    m = (i / N) % M;
-    batch = i / (M * N);
-  }
-  store_sum(p, sum, batch, m, n);
+  store_at(p, sum, i, M, N, total);
 }
+#endif

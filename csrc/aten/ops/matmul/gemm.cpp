@@ -398,10 +398,23 @@ int64_t reduce_workgroup(rt::Device& dev) {
   return wide ? 1024 : 256;
 }
 
-const rt::Kernel& reduce_kernel(rt::Device& dev, const at::Tensor& out) {
-  return dev.pipelines().get(std::string("gemm_splitk_reduce.") +
-                             (reduce_workgroup(dev) == 1024 ? "gemm." : "gemm256.") +
-                             dtype_name(out.scalar_type()));
+// gemm_splitk_reduce.comp's sums4 variant (four sums an invocation) from
+// this many sums: there a variant whose invocation takes one sum needs
+// several waves of workgroups (the source has the figures).
+constexpr int64_t kSums4Min = 262144;
+
+// Dispatches gemm_splitk_reduce.comp for out's `sums` float32 sums of the
+// workspace, `lanes` invocations a sum (reduce_lanes; 1 for sums4).
+void reduce_sums(rt::Device& dev, const at::Tensor& out, const at::Tensor& workspace, int64_t sums,
+                 int64_t lanes, uint64_t* args, std::vector<int64_t>& meta,
+                 std::span<const rt::Access> touched) {
+  bool four = lanes == 1 && sums >= kSums4Min && sums % 4 == 0 && address_of(workspace) % 16 == 0;
+  const char* variant = four ? "sums4." : reduce_workgroup(dev) == 1024 ? "gemm." : "gemm256.";
+  const rt::Kernel& kernel = dev.pipelines().get(std::string("gemm_splitk_reduce.") + variant +
+                                                 dtype_name(out.scalar_type()));
+  dev.stream().dispatch(kernel, args, sizeof(*args), meta.data(),
+                        static_cast<uint32_t>(meta.size() * 8),
+                        static_cast<uint64_t>(four ? sums / 4 : sums * lanes), touched);
 }
 
 // gemm_splitk_reduce.comp's invocations per sum (parameter word 27): enough
@@ -497,7 +510,7 @@ void launch_thin(rt::Device& dev, const Tile& thin, std::vector<int64_t>& meta, 
   if (!sums) return;
   std::vector<rt::Access> second = {span_of(workspace, false), span_of(out, true)};
   if (bias.defined()) second.push_back(span_of(bias, false));
-  dispatch(reduce_kernel(dev, out), static_cast<uint64_t>(batches * M * N * lanes), second);
+  reduce_sums(dev, out, workspace, batches * M * N, lanes, &args, meta, second);
 }
 
 // out = act(alpha * a @ b + beta * bias) from a of type `inputs`: out's own,
@@ -651,7 +664,7 @@ void launch_gemm(const at::Tensor& a, const at::Tensor& b, const at::Tensor& out
   if (sums_are_out) return;
   std::vector<rt::Access> second = {partial_read, span_of(out, true)};
   if (bias.defined()) second.push_back(span_of(bias, false));
-  launch(reduce_kernel(dev, out), static_cast<uint64_t>(batches * M * N * lanes), second);
+  reduce_sums(dev, out, workspace, batches * M * N, lanes, &args, meta, second);
 }
 
 }  // namespace

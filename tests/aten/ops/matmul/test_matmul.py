@@ -188,6 +188,29 @@ def test_split_k(dtype, no_fallback):
                                rtol=tol[0], atol=tol[1])
 
 
+# Split-K outputs of at least 262,144 sums take gemm_splitk_reduce.comp's
+# sums4 variant (four sums an invocation): 512 x 512 (64 tiles of 64, 4
+# splits of K on the portable tier) with alpha, beta, the bias and ReLU, and
+# two batches of 256 x 512.
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float16, torch.bfloat16])
+def test_split_k_many_sums(dtype, no_fallback):
+    tol = {torch.float32: (1e-4, 1e-3), torch.float16: (2e-3, 5e-2), torch.bfloat16: (1e-2, 4e-1)}[dtype]
+    x, w, bias = (torch.randn(*s).to(dtype) for s in ((512, 512), (512, 512), (512,)))
+    dx, dw, dbias = x.to("vulkan"), w.to("vulkan"), bias.to("vulkan")
+    reduce = f"gemm_splitk_reduce.sums4.{ {torch.float32: 'f32', torch.float16: 'f16', torch.bfloat16: 'bf16'}[dtype]}"
+    assert reduce in kernels_of(lambda: torch.addmm(dbias, dx, dw.t(), beta=0.5, alpha=2.0))
+    got = torch.addmm(dbias, dx, dw.t(), beta=0.5, alpha=2.0)
+    expected = 0.5 * bias.double() + 2.0 * (x.double() @ w.double().t())
+    torch.testing.assert_close(got.cpu().double(), expected, rtol=tol[0], atol=tol[1])
+    relu = torch.ops.aten._addmm_activation(dbias, dx, dw.t())
+    torch.testing.assert_close(relu.cpu().double(), (bias.double() + x.double() @ w.double().t()).relu(),
+                               rtol=tol[0], atol=tol[1])
+    a, b = torch.randn(2, 256, 512).to(dtype), torch.randn(2, 512, 512).to(dtype)
+    da, db = a.to("vulkan"), b.to("vulkan")
+    assert reduce in kernels_of(lambda: torch.bmm(da, db))
+    torch.testing.assert_close(torch.bmm(da, db).cpu().double(), a.double() @ b.double(), rtol=tol[0], atol=tol[1])
+
+
 def _check_epilogue(dtype, tol, w_stored_transposed):
     """addmm's alpha, beta and bias and _addmm_activation's two activations
     on a product of 6 rows, x [6, 1000] @ w [1000, 40], w stored as [40,
