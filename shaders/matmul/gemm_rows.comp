@@ -90,6 +90,16 @@ const int OWN = LOAD_BYTES / X_BYTES;
 #endif
 shared vec4 a_tile[WORKGROUP][ROWS / 4];
 
+#if !B_KMAJOR
+// Rows kk.. kk + KB - 1 of a block of B (`depth` rows from b), zeros past
+// the block and for an invocation past N.
+void load_rows(out RAW raw[KB], uint64_t b, uint64_t b_row, int kk, int depth, bool mine) {
+  [[unroll]] for (int i = 0; i < KB; ++i) {
+    raw[i] = mine && kk + i < depth ? RAW_REF(b + uint64_t(kk + i) * b_row).v : RAW(0u);
+  }
+}
+#endif
+
 void main() {
   Params p = Params(args.meta);
   int64_t M = p.v[4], N = p.v[5], K = p.v[6], batches = p.v[7];
@@ -115,6 +125,12 @@ void main() {
   [[unroll]] for (int r = 0; r < ROWS; ++r)[[unroll]] for (int c = 0; c < OWN; ++c) acc[r][c] = 0.0;
 #endif
   for (int64_t k0 = k_begin; k0 < k_end; k0 += WORKGROUP) {
+    int depth = int(min(int64_t(WORKGROUP), k_end - k0));
+#if !B_KMAJOR
+    // The block's first rows of B load while A is staged.
+    RAW raw[KB];
+    load_rows(raw, b, b_row, 0, depth, mine);
+#endif
     // Invocation t stages A[:, k0 + t].
     barrier();
     int64_t k = k0 + t;
@@ -127,7 +143,6 @@ void main() {
       a_tile[t][q] = column;
     }
     barrier();
-    int depth = int(min(int64_t(WORKGROUP), k_end - k0));
 #if B_KMAJOR
     // depth is a multiple of CW (K and chunk are), and A's values past it
     // were staged as zeros.
@@ -150,10 +165,7 @@ void main() {
     }
 #else
     for (int kk = 0; kk < depth; kk += KB) {
-      RAW raw[KB];
-      [[unroll]] for (int i = 0; i < KB; ++i) {
-        raw[i] = mine && kk + i < depth ? RAW_REF(b + uint64_t(kk + i) * b_row).v : RAW(0u);
-      }
+      if (kk > 0) load_rows(raw, b, b_row, kk, depth, mine);
       [[unroll]] for (int i = 0; i < KB; ++i) {
         float bv[OWN];
         [[unroll]] for (int e = 0; e < OWN; ++e) bv[e] = element(raw[i], e);
