@@ -300,10 +300,11 @@ constexpr int64_t kCoopThinRows = 128, kCoopThinStep = 64, kCoopThinMinK = 4096;
 // most kThin rows (measuring them against r12 and r12k).
 bool thin_allowed(const Tile& kernel) {
   const Tile* forced = forced_tile();
-  if (!forced) return &kernel != &kDot;
+  // rows_b8 / rows_b4 change only r12's form, so that whole training steps
+  // can be timed with them.
+  if (!forced || forced == &kRowsB8 || forced == &kRowsB4) return &kernel != &kDot;
   return forced == &kernel || (forced == &kRows16 && (&kernel == &kRows || &kernel == &kRowsK)) ||
-         (forced == &kSmallK8 && &kernel == &kSmallK) ||
-         ((forced == &kRowsB8 || forced == &kRowsB4) && &kernel == &kRows);
+         (forced == &kSmallK8 && &kernel == &kSmallK);
 }
 
 // (batch, row, col) strides of a 2-D or 3-D tensor; a 2-D one repeats per batch.
