@@ -48,6 +48,11 @@ CASES = [
     # (64 bytes of each of W1's rows a step of K) is what costs x @ W^T.
     ("layout h=393216 x@W^T stored", (128, 784, 393216), False, False, 1),
     ("layout h=393216 g^T@x stored", (393216, 128, 784), False, False, 1),
+    # The same products with g's rows 64 elements further apart (g stored
+    # in a [128, h + 64] tensor): whether g's row pitch of 128 KB, a power of
+    # two, costs g @ W and g^T @ x (the sixth field: A's stored rows padded).
+    ("pitch h=65536 g^T@x", (65536, 128, 784), True, False, 1, 64),
+    ("pitch h=65536 g@W", (128, 65536, 784), False, False, 1, 64),
     # The second layer's products (h = 393216, 10 classes): M = 10, K = 10
     # and N = 10 (split-K), memory bound (docs/measurements.md, sixteenth
     # session).
@@ -76,12 +81,14 @@ QUICK = [("256^3", (256, 256, 256), False, False, 1), ("256^3 B^T", (256, 256, 2
 
 
 def operands(torch, case, dtype, device):
-    _, (m, k, n), ta, tb, batch = case
+    _, (m, k, n), ta, tb, batch = case[:5]
+    pad = case[5] if len(case) > 5 else 0
     lead = (batch,) if batch > 1 else ()
     # Made on the host, as benchmark/ops.py does (with operands from the
     # device's randn, this script read g^T @ x at h = 65536 4x below ops.py's
     # figure for the same kernel; unexplained, docs/measurements.md).
-    a = torch.randn(*lead, *((k, m) if ta else (m, k)), dtype=dtype).to(device)
+    rows, cols = (k, m) if ta else (m, k)
+    a = torch.randn(*lead, rows, cols + pad, dtype=dtype).to(device)[..., :cols]
     b = torch.randn(*lead, *((n, k) if tb else (k, n)), dtype=dtype).to(device)
     return (a.transpose(-1, -2) if ta else a), (b.transpose(-1, -2) if tb else b)
 
@@ -97,7 +104,7 @@ def measure(device, dtype_name, cases):
     dtype = getattr(torch, dtype_name)
     out, kernels = {}, set()
     for case in cases:
-        name, (m, k, n), _, _, batch = case
+        name, (m, k, n), _, _, batch = case[:5]
         a, b = operands(torch, case, dtype, device)
         _, seconds = timeit(lambda: torch.matmul(a, b), device, reps=5, inner=5)
         out[name] = 2 * m * n * k * batch / seconds / 1e12
