@@ -58,7 +58,7 @@ layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer Par
 #include "matmul/float_epilogue.glsl"
 #include "matmul/raw_vector.glsl"
 
-// The narrow forms set LOAD_BYTES and ROWS_IN_FLIGHT (variants.toml).
+// The narrow form sets LOAD_BYTES and ROWS_IN_FLIGHT (variants.toml).
 #ifndef LOAD_BYTES
 #define LOAD_BYTES 16
 #define ROWS_IN_FLIGHT 8
@@ -66,9 +66,6 @@ layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer Par
 #if LOAD_BYTES == 4
 #define RAW uint
 #define RAW_REF Raw4
-#elif LOAD_BYTES == 8
-#define RAW uvec2
-#define RAW_REF Raw8
 #else
 #define RAW uvec4
 #define RAW_REF Raw16
@@ -81,11 +78,21 @@ const int OWN = 1;  // columns per invocation
 #define ACC(r, c) acc[r]
 #else
 // LOAD_BYTES of B's rows an invocation (its columns), KB rows of them
-// loaded at once: r12/r16 16 bytes and 8 rows; the narrow forms (r12b8,
-// r12b4) fewer columns and more rows in flight, so that an invocation's
-// loads take fewer round trips to memory.
+// loaded at once: r12/r16 16 bytes and 8 rows; the narrow form r12b4 4
+// bytes and 32 rows, so that an invocation walks K = 128 in 4 rounds of
+// loads instead of 16, in 96 registers. H100, 2026-12-07 (gemm_tiles.py,
+// g2^T @ a in float16, TFLOP/s): r12b4 5.06 / 9.04 / 9.76 against r12's
+// (early loads, 177 registers) 4.31 / 8.61 / 10.3 at h = 65536 / 131072 /
+// 393216, cuBLAS 9.48 / 16.2 / 17.4; gemm.cpp takes it where r12 would
+// run fewer than kNarrowBelow workgroups.
 const int KB = ROWS_IN_FLIGHT;
 const int OWN = LOAD_BYTES / X_BYTES;
+// The narrow form loads a block's first rows of B while A is staged. r12
+// in that order (and with these float accumulators) held 177 registers
+// instead of 168, 5 workgroups an SM instead of 6, and g2^T @ a at h =
+// 393216 (768 workgroups: one wave at 6 an SM) ran at 10.3 TFLOP/s against
+// the earlier 13.4 (H100s, 2026-12-07, two runs; cuBLAS 17.4 and 17.2).
+const bool EARLY_B = LOAD_BYTES < 16;
 #define ACC(r, c) acc[r][c]
 #endif
 shared vec4 a_tile[WORKGROUP][ROWS / 4];
@@ -127,9 +134,8 @@ void main() {
   for (int64_t k0 = k_begin; k0 < k_end; k0 += WORKGROUP) {
     int depth = int(min(int64_t(WORKGROUP), k_end - k0));
 #if !B_KMAJOR
-    // The block's first rows of B load while A is staged.
     RAW raw[KB];
-    load_rows(raw, b, b_row, 0, depth, mine);
+    if (EARLY_B) load_rows(raw, b, b_row, 0, depth, mine);
 #endif
     // Invocation t stages A[:, k0 + t].
     barrier();
@@ -165,7 +171,7 @@ void main() {
     }
 #else
     for (int kk = 0; kk < depth; kk += KB) {
-      if (kk > 0) load_rows(raw, b, b_row, kk, depth, mine);
+      if (kk > 0 || !EARLY_B) load_rows(raw, b, b_row, kk, depth, mine);
       [[unroll]] for (int i = 0; i < KB; ++i) {
         float bv[OWN];
         [[unroll]] for (int e = 0; e < OWN; ++e) bv[e] = element(raw[i], e);

@@ -42,19 +42,6 @@ void main() {
   int t = int(gl_LocalInvocationID.x);
   int64_t m0 = block_m * ROWS, n0 = (block_n * WORKGROUP + t) * VEC;
 
-  // B's rows first, so that their loads are in flight while A is staged.
-  // N is a multiple of VEC (the host checks): a vector lies wholly inside.
-  bool mine = n0 < N;
-  float bv[KMAX][VEC];
-  uint64_t b = uint64_t(p.v[1]) + uint64_t(batch * p.v[11] + n0 * p.v[13]) * X_BYTES;
-  [[unroll]] for (int k = 0; k < KMAX; ++k) {
-    if (mine && k < K) {
-      X_loadv(b + uint64_t(k * p.v[12]) * X_BYTES, bv[k]);
-    } else {
-      [[unroll]] for (int e = 0; e < VEC; ++e) bv[k][e] = 0.0;
-    }
-  }
-
   // A's ROWS x KMAX block, zeros past M and K, so that every row sums KMAX
   // products with the same code.
   uint64_t a = uint64_t(p.v[0]) + uint64_t(batch * p.v[8]) * X_BYTES;
@@ -64,7 +51,18 @@ void main() {
     a_tile[r][k / 4][k % 4] = m < M && k < K ? X_load(a + uint64_t(m * p.v[9] + k * p.v[10]) * X_BYTES) : 0.0;
   }
   barrier();
-  if (!mine) return;
+  // N is a multiple of VEC (the host checks): a vector lies wholly inside.
+  if (n0 >= N) return;
+
+  float bv[KMAX][VEC];
+  uint64_t b = uint64_t(p.v[1]) + uint64_t(batch * p.v[11] + n0 * p.v[13]) * X_BYTES;
+  [[unroll]] for (int k = 0; k < KMAX; ++k) {
+    if (k < K) {
+      X_loadv(b + uint64_t(k * p.v[12]) * X_BYTES, bv[k]);
+    } else {
+      [[unroll]] for (int e = 0; e < VEC; ++e) bv[k][e] = 0.0;
+    }
+  }
 
   bool vector_store = (p.v[23] & 4) != 0;
   float alpha = uintBitsToFloat(uint(p.v[20]));

@@ -12,10 +12,7 @@ float element(uvec4 w, int e) {
 #endif
 }
 
-// The narrower loads of gemm_rows.comp's r12b8 / r12b4: 8 and 4 bytes.
-layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer Raw8 { uvec2 v; };
+// The 4-byte loads of gemm_rows.comp's narrow form r12b4.
 layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer Raw4 { uint v; };
-
-float element(uvec2 w, int e) { return element(uvec4(w, 0u, 0u), e); }
 
 float element(uint w, int e) { return element(uvec4(w, 0u, 0u, 0u), e); }

@@ -102,7 +102,7 @@ namespace {
 // (gemm_tiled_phases) are v128 and t128wv writing clock stamps, for
 // benchmark/coop_phases.py: forced only. n16 (gemm_coop_thin) is a tile-less kernel (thin_kernel);
 // small_k8 forces gemm_small_k.comp's k12r8 (blocks of 8 rows) where k12 would run.
-// rows_b8 / rows_b4 force gemm_rows.comp's narrow forms of r12 (launch_thin).
+// rows_b16 / rows_b4 force r12's 16-byte or narrow form (launch_thin).
 struct Tile {
   const char* name;
   bool coop, vectors;  // tensor-core tier; both operands vector-loadable only
@@ -130,14 +130,14 @@ constexpr Tile kTiles[] = {{"t64", false, false, 64, 64, 16, "gemm_tiled"},
                            {"n16", true, true, 0, 0, 0, "gemm_coop_thin"},
                            {"u128", true, true, 64, 128, 32, "gemm_coop"},
                            {"small_k8", false, false, 0, 0, 0, "gemm_small_k"},
-                           {"rows_b8", false, false, 0, 0, 0, "gemm_rows"},
+                           {"rows_b16", false, false, 0, 0, 0, "gemm_rows"},
                            {"rows_b4", false, false, 0, 0, 0, "gemm_rows"}};
 constexpr const Tile &kT64 = kTiles[0], &kT128 = kTiles[1], &kS128 = kTiles[2], &kS256 = kTiles[3],
                      &kV128 = kTiles[6], &kV256 = kTiles[7], &kT128W = kTiles[9],
                      &kDot = kTiles[10], &kRows = kTiles[11], &kRowsK = kTiles[12],
                      &kSmallK = kTiles[13], &kT128WV = kTiles[14], &kRows16 = kTiles[15],
                      &kPhases = kTiles[16], &kTiledPhases = kTiles[17], &kCoopThin = kTiles[18],
-                     &kU128 = kTiles[19], &kSmallK8 = kTiles[20], &kRowsB8 = kTiles[21],
+                     &kU128 = kTiles[19], &kSmallK8 = kTiles[20], &kRowsB16 = kTiles[21],
                      &kRowsB4 = kTiles[22];
 // The larger tiles of a tier are used once the output has this many of
 // them and K is at least the tier's minimum below (H200, float16 8192^3: s256
@@ -286,6 +286,12 @@ bool vector_loadable(const at::Tensor& t, int64_t batch_stride, int64_t rows, in
 //   K, many rows and bfloat16 not measured yet).
 constexpr int64_t kThin = 16, kDotRows = 32, kShortK = 16;
 constexpr int64_t kShortKRows = 32;  // gemm_small_k.comp's rows per workgroup (ROWS)
+// r12 (64 invocations of 16 bytes of columns) gives way to its narrow form
+// r12b4 below this many workgroups: H100, 2026-12-07, g2^T @ a at h =
+// 65536 / 131072 (128 / 256 of them) ran faster on r12b4, at 393216 (768)
+// slower (gemm_rows.comp).
+constexpr int64_t kNarrowBelow = 512;
+constexpr int64_t kRowsWorkgroup = 64;  // r12's invocations (variants.toml)
 // gemm_coop_thin.comp's rows per workgroup (BM), step along K (BK) and
 // shortest K by default.
 constexpr int64_t kCoopThinRows = 128, kCoopThinStep = 64, kCoopThinMinK = 4096;
@@ -300,9 +306,9 @@ constexpr int64_t kCoopThinRows = 128, kCoopThinStep = 64, kCoopThinMinK = 4096;
 // most kThin rows (measuring them against r12 and r12k).
 bool thin_allowed(const Tile& kernel) {
   const Tile* forced = forced_tile();
-  // rows_b8 / rows_b4 change only r12's form, so that whole training steps
-  // can be timed with them.
-  if (!forced || forced == &kRowsB8 || forced == &kRowsB4) return &kernel != &kDot;
+  // rows_b16 / rows_b4 change only r12's form, so that whole training
+  // steps can be timed with them.
+  if (!forced || forced == &kRowsB16 || forced == &kRowsB4) return &kernel != &kDot;
   return forced == &kernel || (forced == &kRows16 && (&kernel == &kRows || &kernel == &kRowsK)) ||
          (forced == &kSmallK8 && &kernel == &kSmallK);
 }
@@ -453,21 +459,24 @@ void launch_thin(rt::Device& dev, const Tile& thin, std::vector<int64_t>& meta, 
   bool twelve = M <= 12 && out.element_size() == 2 && forced_tile() != &kRows16;
   // TORCHVULKAN_GEMM_TILE=small_k8: k12r8, k12 in blocks of 8 rows.
   bool eight_rows = short_k && K <= 12 && forced_tile() == &kSmallK8;
-  // TORCHVULKAN_GEMM_TILE=rows_b8 / rows_b4: r12's narrow forms, 8 or 4
-  // bytes of B's rows an invocation instead of 16.
-  int64_t load_bytes = !twelve || !rows            ? 16
-                       : forced_tile() == &kRowsB8 ? 8
-                       : forced_tile() == &kRowsB4 ? 4
-                                                   : 16;
+  // r12's narrow form r12b4 (4 bytes of B's rows an invocation instead of
+  // 16) where r12 would run fewer than kNarrowBelow workgroups
+  // (gemm_rows.comp has the figures); TORCHVULKAN_GEMM_TILE=rows_b16 /
+  // rows_b4 force one form.
+  int64_t r12_columns = kRowsWorkgroup * vector;
+  int64_t r12_blocks = batches * ((N + r12_columns - 1) / r12_columns);
+  bool narrow =
+      rows && twelve &&
+      (forced_tile() == &kRowsB4 || (forced_tile() != &kRowsB16 && r12_blocks < kNarrowBelow));
+  int64_t load_bytes = narrow ? 4 : 16;
   const char* variant = dot       ? (dot_vectors ? ".vec." : ".any.")
                         : coop    ? ".n16."
                         : short_k ? (eight_rows ? ".k12r8."
                                      : K <= 12  ? ".k12."
                                                 : ".k16.")
-                        : rows    ? (!twelve           ? ".r16."
-                                     : load_bytes == 8 ? ".r12b8."
-                                     : load_bytes == 4 ? ".r12b4."
-                                                       : ".r12.")
+                        : rows    ? (narrow   ? ".r12b4."
+                                     : twelve ? ".r12."
+                                              : ".r16.")
                                   : (twelve ? ".r12k." : ".r16k.");
   const rt::Kernel& kernel = dev.pipelines().get(std::string(thin.kernel) + variant + dtype);
   // Columns per workgroup: gemm_rows.comp's r12/r16 and gemm_small_k.comp

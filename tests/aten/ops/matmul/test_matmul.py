@@ -256,15 +256,19 @@ def test_forced_dot():
     pytest_with_tile(__file__, "dot", "test_dot_products or test_odd_shapes or test_split_k or gradients")
 
 
-def _rows_kernel(dtype, m, k_major):
+def _rows_kernel(dtype, m, k_major, n=0, batches=1):
     """The gemm_rows variant a product of m rows takes: r12 or r12k for at most
     12 rows of a 16-bit dtype unless TORCHVULKAN_GEMM_TILE=rows16, else r16 or
-    r16k."""
-    twelve = m <= 12 and dtype != torch.float32 and os.environ.get("TORCHVULKAN_GEMM_TILE") != "rows16"
+    r16k; r12's narrow form r12b4 where r12 would run fewer than 512
+    workgroups of 64 invocations, each 8 columns (n of them), or where
+    TORCHVULKAN_GEMM_TILE=rows_b4 forces it (rows_b16 forces r12)."""
+    forced = os.environ.get("TORCHVULKAN_GEMM_TILE")
+    twelve = m <= 12 and dtype != torch.float32 and forced != "rows16"
     rows = 12 if twelve else 16
     short = {torch.float32: "f32", torch.float16: "f16", torch.bfloat16: "bf16"}[dtype]
-    narrow = {"rows_b8": "b8", "rows_b4": "b4"}.get(os.environ.get("TORCHVULKAN_GEMM_TILE"), "")
-    form = "k" if k_major else narrow if twelve else ""
+    narrow = twelve and not k_major and (forced == "rows_b4" or (forced != "rows_b16" and
+                                                                 batches * -(-n // 512) < 512))
+    form = "k" if k_major else "b4" if narrow else ""
     return f"gemm_rows.r{rows}{form}.{short}"
 
 
@@ -276,19 +280,20 @@ def _rows_kernel(dtype, m, k_major):
 @pytest.mark.parametrize("dtype", [torch.float32, torch.float16, torch.bfloat16])
 def test_rows_products(dtype, no_fallback):
     tol = dict(rtol=2e-2, atol=1e-1) if dtype != torch.float32 else dict(rtol=1e-4, atol=1e-4)
+    # The last: wide enough (512 workgroups of r12) for r12 by default.
     for batches, m, k, n, ta in [(1, 10, 200, 1024, False), (2, 16, 3000, 48, False), (1, 1, 70, 8, False),
-                                 (1, 10, 300, 520, True), (3, 7, 65, 16, True)]:
+                                 (1, 10, 300, 520, True), (3, 7, 65, 16, True), (1, 10, 16, 262144, False)]:
         a = torch.randn(batches, *((k, m) if ta else (m, k)), dtype=dtype)
         b = torch.randn(batches, k, n, dtype=dtype)
         da, db = a.to("vulkan"), b.to("vulkan")
         da = da.mT if ta else da
         a = a.mT if ta else a
-        assert kernels_of(lambda: torch.bmm(da, db))[0] == _rows_kernel(dtype, m, False)
+        assert kernels_of(lambda: torch.bmm(da, db))[0] == _rows_kernel(dtype, m, False, n, batches)
         torch.testing.assert_close(torch.bmm(da, db).cpu(), (a.double() @ b.double()).to(dtype), **tol)
     # out [40, 5] = x @ w with x contiguous along M: out^T = w^T x^T has 5 rows.
     x, w = torch.randn(300, 40, dtype=dtype).t(), torch.randn(300, 8, dtype=dtype)[:, :5]
     dx, dw = x.t().contiguous().to("vulkan").t(), w.to("vulkan")
-    assert kernels_of(lambda: dx @ dw)[0] == _rows_kernel(dtype, 5, False)
+    assert kernels_of(lambda: dx @ dw)[0] == _rows_kernel(dtype, 5, False, 40)
     torch.testing.assert_close((dx @ dw).cpu(), (x.double() @ w.double()).to(dtype), **tol)
     _check_epilogue(dtype, tol, w_stored_transposed=False)
 
@@ -329,10 +334,11 @@ def test_forced_sixteen_rows():
     pytest_with_tile(__file__, "rows16", "test_rows_products or test_rows_k_products")
 
 
-# r12's narrow forms (TORCHVULKAN_GEMM_TILE=rows_b8 / rows_b4: 8 or 4 bytes
-# of B's rows an invocation, for measuring against r12) in a child process.
-@pytest.mark.parametrize("tile", ["rows_b8", "rows_b4"])
-def test_forced_narrow_rows(tile):
+# r12's two forms forced (TORCHVULKAN_GEMM_TILE=rows_b16 / rows_b4: 16 or 4
+# bytes of B's rows an invocation; by default the product's width picks) in
+# a child process.
+@pytest.mark.parametrize("tile", ["rows_b16", "rows_b4"])
+def test_forced_rows_forms(tile):
     pytest_with_tile(__file__, tile, "test_rows_products")
 
 
