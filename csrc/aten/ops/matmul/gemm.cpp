@@ -291,7 +291,12 @@ constexpr int64_t kShortKRows = 32;  // gemm_small_k.comp's rows per workgroup (
 // 65536 / 131072 (128 / 256 of them) ran faster on r12b4, at 393216 (768)
 // slower (gemm_rows.comp).
 constexpr int64_t kNarrowBelow = 512;
-constexpr int64_t kRowsWorkgroup = 64;  // r12's invocations (variants.toml)
+constexpr int64_t kRowsWorkgroup = 64;  // r12's and k12's invocations (variants.toml)
+// k12 gives way to k12r8 below this many workgroups: H100, 2026-12-07,
+// g2 @ W2 at h = 65536 (512 of them) 5.47 TFLOP/s on k12r8 against 4.87,
+// at 393216 (3,072) 8.53 against 11.5 (cuBLAS 12.2 / 16.3; gemm_tiles.py,
+// float16; float32 not measured, so it keeps k12).
+constexpr int64_t kEightRowsBelow = 1024;
 // gemm_coop_thin.comp's rows per workgroup (BM), step along K (BK) and
 // shortest K by default.
 constexpr int64_t kCoopThinRows = 128, kCoopThinStep = 64, kCoopThinMinK = 4096;
@@ -457,8 +462,14 @@ void launch_thin(rt::Device& dev, const Tile& thin, std::vector<int64_t>& meta, 
   count_tier(thin.name);
   std::string dtype = dtype_name(out.scalar_type());
   bool twelve = M <= 12 && out.element_size() == 2 && forced_tile() != &kRows16;
-  // TORCHVULKAN_GEMM_TILE=small_k8: k12r8, k12 in blocks of 8 rows.
-  bool eight_rows = short_k && K <= 12 && forced_tile() == &kSmallK8;
+  // k12r8 (k12 in blocks of 8 rows, four times the workgroups) for 16-bit
+  // products that give k12 fewer than kEightRowsBelow workgroups;
+  // TORCHVULKAN_GEMM_TILE=small_k8 takes it for every product k12 serves.
+  int64_t k12_blocks = batches * ((N + kRowsWorkgroup * vector - 1) / (kRowsWorkgroup * vector)) *
+                       ((M + kShortKRows - 1) / kShortKRows);
+  bool eight_rows =
+      short_k && K <= 12 &&
+      (forced_tile() == &kSmallK8 || (out.element_size() == 2 && k12_blocks < kEightRowsBelow));
   // r12's narrow form r12b4 (4 bytes of B's rows an invocation instead of
   // 16) where r12 would run fewer than kNarrowBelow workgroups
   // (gemm_rows.comp has the figures); TORCHVULKAN_GEMM_TILE=rows_b16 /

@@ -352,24 +352,29 @@ def test_small_k_products(dtype, no_fallback):
     tol = dict(rtol=2e-2, atol=5e-2) if dtype != torch.float32 else dict(rtol=1e-4, atol=1e-4)
     suffix = {torch.float32: 'f32', torch.float16: 'f16', torch.bfloat16: 'bf16'}[dtype]
 
-    eight = os.environ.get("TORCHVULKAN_GEMM_TILE") == "small_k8"
-
-    def kernel(k):
+    def kernel(k, m, n, batches=1):
+        """k12r8 where forced or where k12 would run fewer than 1024
+        workgroups of 64 invocations x 16 bytes of columns x 32 rows (16-bit
+        dtypes only)."""
+        columns = 64 * 16 // torch.tensor([], dtype=dtype).element_size()
+        blocks = batches * -(-n // columns) * -(-m // 32)
+        eight = os.environ.get("TORCHVULKAN_GEMM_TILE") == "small_k8" or (dtype != torch.float32 and blocks < 1024)
         return f"gemm_small_k.{('k12r8' if eight else 'k12') if k <= 12 else 'k16'}.{suffix}"
 
+    # The last: wide enough (1,024 workgroups of k12) for k12 by default.
     for batches, m, k, n, ta in [(1, 128, 10, 1024, False), (2, 33, 1, 8, False), (1, 70, 16, 520, True),
-                                 (3, 20, 7, 16, False)]:
+                                 (3, 20, 7, 16, False), (1, 128, 10, 131072, False)]:
         a = torch.randn(batches, *((k, m) if ta else (m, k)), dtype=dtype)
         b = torch.randn(batches, k, n, dtype=dtype)
         da, db = a.to("vulkan"), b.to("vulkan")
         da = da.mT if ta else da
         a = a.mT if ta else a
-        assert kernels_of(lambda: torch.bmm(da, db)) == [kernel(k)]
+        assert kernels_of(lambda: torch.bmm(da, db)) == [kernel(k, m, n, batches)]
         torch.testing.assert_close(torch.bmm(da, db).cpu(), (a.double() @ b.double()).to(dtype), **tol)
     x, w, bias = torch.randn(40, 12, dtype=dtype), torch.randn(12, 64, dtype=dtype), torch.randn(64, dtype=dtype)
     dx, dw, dbias = x.to("vulkan"), w.to("vulkan"), bias.to("vulkan")
     product = x.double() @ w.double()
-    assert kernels_of(lambda: torch.addmm(dbias, dx, dw, alpha=0.5, beta=2.0)) == [kernel(12)]
+    assert kernels_of(lambda: torch.addmm(dbias, dx, dw, alpha=0.5, beta=2.0)) == [kernel(12, 40, 64)]
     got = torch.addmm(dbias, dx, dw, alpha=0.5, beta=2.0).cpu()
     torch.testing.assert_close(got, (2.0 * bias.double() + 0.5 * product).to(dtype), **tol)
     for use_gelu, act in ((False, torch.relu), (True, torch.nn.functional.gelu)):
@@ -382,7 +387,7 @@ def test_small_k_products(dtype, no_fallback):
 
 
 
-# k12r8 (TORCHVULKAN_GEMM_TILE=small_k8: k12 in blocks of 8 rows) in a
+# k12r8 for every product k12 serves (TORCHVULKAN_GEMM_TILE=small_k8) in a
 # child process.
 def test_forced_small_k_eight_rows():
     pytest_with_tile(__file__, "small_k8", "test_small_k_products")
