@@ -10,7 +10,8 @@ TFLOP/s column: the whole case's work over that kernel's time) and the
 case's TFLOP/s from their sum, once two rounds of --reps calls agree
 (after timing.warm_up's two seconds: with a quarter second and a
 synchronization per call a 4096^3 float16 product read 3624 us here, at
-the idle clock, against 735).
+the idle clock, against 735). The first line is the mode's floor: what a
+one-element add reads the same way.
 
     python benchmark/kernel_times.py [--match "mnist,gemm 4096"] [--reps 20] [--quick]
 """
@@ -41,6 +42,16 @@ def kernel_times(fn, reps):
     return per_kernel
 
 
+def profile_floor(reps):
+    """Microseconds a one-element add's dispatch reads in this mode: the full
+    barrier, the two timestamps and the launch that every figure includes,
+    around a kernel with nothing to do. Small kernels are best read net of
+    it (torch.profiler's CUDA kernel times have no such part)."""
+    x = torch.ones(1, device="vulkan")
+    warm_up(lambda: x.add_(1), "vulkan")
+    return statistics.median(ns for times in kernel_times(lambda: x.add_(1), reps).values() for ns in times) / 1e3
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--match", help="comma-separated substrings of case names")
@@ -50,6 +61,7 @@ def main():
     cases = matmul_cases(args.quick) + [c for c in conv_cases(args.quick) if c[1] == "TFLOP/s"]
     if args.match:
         cases = [c for c in cases if any(m in c[0] for m in args.match.split(","))]
+    print(f"floor: {profile_floor(args.reps):.1f} us a dispatch (a one-element add, timed the same way)")
     print(f"{'case':34} {'kernel':34} {'calls':>5} {'us/call':>9} {'TFLOP/s':>8}")
     for name, _, setup in cases:
         fn, work = setup("vulkan")

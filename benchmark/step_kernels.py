@@ -72,6 +72,10 @@ def main():
         busy = sum(kernels.values())
         print(f"h={h} {'step' if args.step else 'forward+backward'}: host {wall * 1e6:.0f} us, "
               f"kernels {busy / 1e3:.0f} us ({len(kernels)} kernels)")
+        if args.device == "vulkan":
+            from kernel_times import profile_floor
+            print(f"  each dispatch's figure includes the profiling floor, {profile_floor(args.reps):.1f} us "
+                  f"(a one-element add, timed the same way)")
         for name, ns in sorted(kernels.items(), key=lambda kv: -kv[1]):
             print(f"  {ns / 1e3:9.1f} us  {name}")
 
