@@ -280,9 +280,12 @@ def _rows_kernel(dtype, m, k_major, n=0, batches=1):
 @pytest.mark.parametrize("dtype", [torch.float32, torch.float16, torch.bfloat16])
 def test_rows_products(dtype, no_fallback):
     tol = dict(rtol=2e-2, atol=1e-1) if dtype != torch.float32 else dict(rtol=1e-4, atol=1e-4)
-    # The last: wide enough (512 workgroups of r12) for r12 by default.
+    # (1, 10, 3000, 64): r12b4 split along K (11 splits of 280, the last
+    # block of each 24 rows deep); the last: wide enough (512 workgroups of
+    # r12) for r12 by default.
     for batches, m, k, n, ta in [(1, 10, 200, 1024, False), (2, 16, 3000, 48, False), (1, 1, 70, 8, False),
-                                 (1, 10, 300, 520, True), (3, 7, 65, 16, True), (1, 10, 16, 262144, False)]:
+                                 (1, 10, 300, 520, True), (3, 7, 65, 16, True), (1, 10, 3000, 64, False),
+                                 (1, 10, 16, 262144, False)]:
         a = torch.randn(batches, *((k, m) if ta else (m, k)), dtype=dtype)
         b = torch.randn(batches, k, n, dtype=dtype)
         da, db = a.to("vulkan"), b.to("vulkan")
