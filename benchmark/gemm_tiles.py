@@ -12,8 +12,8 @@ tile-less kernels' products
 these leaves the others' products to the tiles); "default" sets nothing, so
 gemm.cpp picks), cuda in another process without torchvulkan. Each case
 warms the GPU up for two seconds (timing.warm_up: an idle H200 runs at 345
-MHz), then reports TFLOP/s by GPU timing events, median of 5 runs of 5,
-repeated until two agree (timing.timeit).
+MHz), then reports TFLOP/s by GPU timing events, median of 5 runs of at least 5
+calls and about 2 ms each, repeated until two agree (timing.timeit).
 Each configuration's kernels (those its cases dispatched) are listed with
 the driver's pipeline statistics: registers, local memory (spills) and
 shared memory per invocation.
@@ -106,7 +106,7 @@ def measure(device, dtype_name, cases):
     for case in cases:
         name, (m, k, n), _, _, batch = case[:5]
         a, b = operands(torch, case, dtype, device)
-        _, seconds = timeit(lambda: torch.matmul(a, b), device, reps=5, inner=5)
+        _, seconds = timeit(lambda: torch.matmul(a, b), device, reps=5, inner=5, block_s=2e-3)
         out[name] = 2 * m * n * k * batch / seconds / 1e12
         if device == "vulkan":
             kernels.update(kernel_times(lambda: torch.matmul(a, b), 1))

@@ -1,6 +1,7 @@
 """Timing shared by the benchmark scripts: synchronizing a device, warming
 it up, and timing calls by the host's clock and by GPU timing events."""
 
+import math
 import statistics
 import time
 
@@ -59,11 +60,25 @@ def until_stable(measure, tolerance=0.03, rounds=6):
     return figure
 
 
-def timeit(fn, device, reps, inner):
+def timeit(fn, device, reps, inner, block_s=0.0):
     """Median seconds per call after a warm-up, by the host's clock and by the
     device's own (timing events around the calls), so host overhead shows as
-    the gap; repeated until the device's figure is stable."""
+    the gap; repeated until the device's figure is stable. With block_s,
+    each timed block takes at least `inner` calls and enough for about
+    block_s seconds of the device's time, as torch.utils.benchmark's
+    blocked_autorange sizes its blocks: three calls of a 14 us product a
+    block measured mostly the synchronization after them (about 30 us on
+    vulkan and 15 on cuda, docs/measurements.md)."""
     warm_up(fn, device)
+    if block_s:
+        start, end = (torch.Event(device=device, enable_timing=True) for _ in range(2))
+        start.record()
+        for _ in range(10):
+            fn()
+        end.record()
+        sync(device)
+        per_call = start.elapsed_time(end) / 1e3 / 10
+        inner = max(inner, math.ceil(block_s / max(per_call, 1e-9)))
     result = {}
 
     def measure():
