@@ -190,8 +190,8 @@ def test_split_k(dtype, no_fallback):
 
 # Split-K outputs of at least 262,144 sums take gemm_splitk_reduce.comp's
 # sums4 variant (four sums an invocation): 512 x 512 (64 tiles of 64, 4
-# splits of K on the portable tier) with alpha, beta, the bias and ReLU, and
-# two batches of 256 x 512.
+# splits of K on the portable tier) with alpha, beta, the bias and ReLU,
+# into strided outs, and two batches of 256 x 512.
 @pytest.mark.parametrize("dtype", [torch.float32, torch.float16, torch.bfloat16])
 def test_split_k_many_sums(dtype, no_fallback):
     tol = {torch.float32: (1e-4, 1e-3), torch.float16: (2e-3, 5e-2), torch.bfloat16: (1e-2, 4e-1)}[dtype]
@@ -205,6 +205,14 @@ def test_split_k_many_sums(dtype, no_fallback):
     relu = torch.ops.aten._addmm_activation(dbias, dx, dw.t())
     torch.testing.assert_close(relu.cpu().double(), (bias.double() + x.double() @ w.double().t()).relu(),
                                rtol=tol[0], atol=tol[1])
+    # Into every other column of a wider tensor, and into a transposed one.
+    wide = torch.zeros(512, 1024, dtype=dtype, device="vulkan")
+    torch.mm(dx, dw, out=wide[:, ::2])
+    torch.testing.assert_close(wide[:, ::2].cpu().double(), x.double() @ w.double(), rtol=tol[0], atol=tol[1])
+    assert wide[:, 1::2].eq(0).all().item()
+    transposed = torch.empty(512, 512, dtype=dtype, device="vulkan").t()
+    torch.mm(dx, dw, out=transposed)
+    torch.testing.assert_close(transposed.cpu().double(), x.double() @ w.double(), rtol=tol[0], atol=tol[1])
     a, b = torch.randn(2, 256, 512).to(dtype), torch.randn(2, 512, 512).to(dtype)
     da, db = a.to("vulkan"), b.to("vulkan")
     assert reduce in kernels_of(lambda: torch.bmm(da, db))
