@@ -109,6 +109,26 @@ def assert_out_matches_cpu(fn, *tensors, dtype=None, **tolerances) -> None:
             assert outv.stride() == out.stride(), (shape, outv.stride(), out.stride())
 
 
+def assert_factor_into_strided_outputs(op, a, rows=None, **tolerances) -> None:
+    """op(a, out=...) on the vulkan device, such as linalg.lu_factor_ex,
+    against op(a) on the CPU, with its first output dense and the others
+    (the int32 pivots and info) every other element of a wider tensor
+    filled with -7: the factorizations write those through a contiguous
+    copy (csrc/aten/ops/linalg/matrices.h's contiguous_flat). The integer
+    outputs must match and the elements between them keep their -7; the
+    first output is compared in the batches `rows` selects (default all)."""
+    expected = op(a)
+    out = [torch.empty(expected[0].shape, dtype=expected[0].dtype, device="vulkan")]
+    wide = [torch.full((*t.shape[:-1], 2 * t.shape[-1]), -7, dtype=t.dtype, device="vulkan") for t in expected[1:]]
+    out += [w[..., ::2] for w in wide]
+    op(a.to("vulkan"), out=tuple(out))
+    for got, want, w in zip(out[1:], expected[1:], wide):
+        assert torch.equal(got.cpu(), want)
+        assert w[..., 1::2].eq(-7).all().item()
+    index = slice(None) if rows is None else rows
+    torch.testing.assert_close(out[0].cpu()[index], expected[0][index], **tolerances)
+
+
 def assert_raises_as_cpu(fn, *args) -> None:
     """fn(*args) raises on the vulkan device (its tensors moved there) what it
     raises on the CPU: the same exception type and message."""

@@ -8,6 +8,7 @@ import re
 import pytest
 import torch
 
+from tests.helpers import assert_factor_into_strided_outputs
 from tests.opinfo import check_op, parametrize
 
 
@@ -42,13 +43,7 @@ def test_ldl_factor_matches_cpu(shape, kind, dtype, no_fallback):
 
 def test_ldl_factor_into_strided_outputs(no_fallback):
     a = symmetric((3, 6, 6), torch.float64, "zero diagonal")
-    LD = torch.empty(3, 6, 6, dtype=torch.float64, device="vulkan")
-    pivots = torch.zeros(3, 12, dtype=torch.int32, device="vulkan")[:, ::2]
-    info = torch.zeros(6, dtype=torch.int32, device="vulkan")[::2]
-    torch.linalg.ldl_factor_ex(a.to("vulkan"), out=(LD, pivots, info))
-    expected = torch.linalg.ldl_factor_ex(a)
-    assert torch.equal(pivots.cpu(), expected.pivots) and torch.equal(info.cpu(), expected.info)
-    torch.testing.assert_close(LD.cpu(), expected.LD)
+    assert_factor_into_strided_outputs(torch.linalg.ldl_factor_ex, a)
 
 
 def test_ldl_solve_broadcasts_and_writes_out(no_fallback):

@@ -7,7 +7,7 @@ and OpInfo samples."""
 import pytest
 import torch
 
-from tests.helpers import assert_forward_backward_match
+from tests.helpers import assert_factor_into_strided_outputs, assert_forward_backward_match
 from tests.opinfo import check_op, parametrize
 
 
@@ -35,14 +35,7 @@ def test_lu_factor_matches_cpu(shape, dtype, no_fallback):
 # out= pivots and info with strides of their own: written through a
 # contiguous copy (the kernel writes contiguous rows).
 def test_lu_factor_into_strided_outputs(no_fallback):
-    a = torch.randn(3, 5, 5, dtype=torch.float64)
-    LU = torch.empty(3, 5, 5, dtype=torch.float64, device="vulkan")
-    pivots = torch.zeros(3, 10, dtype=torch.int32, device="vulkan")[:, ::2]
-    info = torch.zeros(6, dtype=torch.int32, device="vulkan")[::2]
-    torch.linalg.lu_factor_ex(a.to("vulkan"), out=(LU, pivots, info))
-    expected = torch.linalg.lu_factor_ex(a)
-    assert torch.equal(pivots.cpu(), expected.pivots) and torch.equal(info.cpu(), expected.info)
-    torch.testing.assert_close(LU.cpu(), expected.LU)
+    assert_factor_into_strided_outputs(torch.linalg.lu_factor_ex, torch.randn(3, 5, 5, dtype=torch.float64))
 
 
 def test_lu_factor_without_pivoting(no_fallback):
