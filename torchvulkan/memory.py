@@ -30,11 +30,11 @@ def memory_stats(device=None) -> "OrderedDict[str, Any]":
 
 
 def _size(n: int) -> str:
-    for unit in ("B", "KiB", "MiB", "GiB", "TiB"):
-        if abs(n) < 1024 or unit == "TiB":
+    for unit in ("B", "KiB", "MiB", "GiB"):
+        if abs(n) < 1024:
             return f"{n:.0f} {unit}" if unit == "B" else f"{n:.2f} {unit}"
         n /= 1024
-    raise AssertionError
+    return f"{n:.2f} TiB"
 
 
 def memory_summary(device=None, abbreviated: bool = False) -> str:

@@ -462,23 +462,23 @@ void launch_thin(rt::Device& dev, const Tile& thin, std::vector<int64_t>& meta, 
   count_tier(thin.name);
   std::string dtype = dtype_name(out.scalar_type());
   bool twelve = M <= 12 && out.element_size() == 2 && forced_tile() != &kRows16;
+  // Blocks of columns that r12 and k12 (kRowsWorkgroup invocations of 16
+  // bytes) split N into: r12's workgroups, and k12's per kShortKRows rows.
+  int64_t column_blocks = batches * ((N + kRowsWorkgroup * vector - 1) / (kRowsWorkgroup * vector));
   // k12r8 (k12 in blocks of 8 rows, four times the workgroups) for 16-bit
   // products that give k12 fewer than kEightRowsBelow workgroups;
   // TORCHVULKAN_GEMM_TILE=small_k8 takes it for every product k12 serves.
-  int64_t k12_blocks = batches * ((N + kRowsWorkgroup * vector - 1) / (kRowsWorkgroup * vector)) *
-                       ((M + kShortKRows - 1) / kShortKRows);
-  bool eight_rows =
-      short_k && K <= 12 &&
-      (forced_tile() == &kSmallK8 || (out.element_size() == 2 && k12_blocks < kEightRowsBelow));
+  bool eight_rows = short_k && K <= 12 &&
+                    (forced_tile() == &kSmallK8 ||
+                     (out.element_size() == 2 &&
+                      column_blocks * ((M + kShortKRows - 1) / kShortKRows) < kEightRowsBelow));
   // r12's narrow form r12b4 (4 bytes of B's rows an invocation instead of
   // 16) where r12 would run fewer than kNarrowBelow workgroups
   // (gemm_rows.comp has the figures); TORCHVULKAN_GEMM_TILE=rows_b16 /
   // rows_b4 force one form.
-  int64_t r12_columns = kRowsWorkgroup * vector;
-  int64_t r12_blocks = batches * ((N + r12_columns - 1) / r12_columns);
   bool narrow =
       rows && twelve &&
-      (forced_tile() == &kRowsB4 || (forced_tile() != &kRowsB16 && r12_blocks < kNarrowBelow));
+      (forced_tile() == &kRowsB4 || (forced_tile() != &kRowsB16 && column_blocks < kNarrowBelow));
   int64_t load_bytes = narrow ? 4 : 16;
   const char* variant = dot       ? (dot_vectors ? ".vec." : ".any.")
                         : coop    ? ".n16."
